@@ -1,0 +1,723 @@
+/*
+ * Strict JSON for one line: RFC 8259 grammar, well-formed UTF-8 only, no
+ * lone surrogates (raw or escaped), no white space but space, tab, CR, LF,
+ * bounded nesting, and duplicate member names flagged for the caller.
+ *
+ * cJSON is lenient on every one of those points and keeps strings
+ * NUL-terminated (an escaped \u0000 would cut a value short), so the product
+ * parses with this small parser; values point into the line when they have
+ * no escapes and into the line's arena otherwise.
+ */
+#include <err.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+
+/* ---- buffers ---- */
+
+void
+buf_reserve(struct buf *b, size_t more)
+{
+	size_t	 want, cap;
+	char	*p;
+
+	if (more > SIZE_MAX - b->len - 1)
+		errx(EXIT_SYSTEM, "buffer size overflow");
+	want = b->len + more + 1;
+	if (want <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap < want)
+		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
+	if ((p = realloc(b->p, cap)) == NULL)
+		err(EXIT_SYSTEM, "realloc");
+	b->p = p;
+	b->cap = cap;
+}
+
+void
+buf_put(struct buf *b, const void *s, size_t n)
+{
+	buf_reserve(b, n);
+	if (n > 0)
+		memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void
+buf_putc(struct buf *b, char c)
+{
+	buf_put(b, &c, 1);
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		errx(EXIT_SYSTEM, "vsnprintf");
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	(void)vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* JSON.stringify's escaping, which RFC 8785 adopts: short forms, else \u00xx. */
+void
+buf_json_str(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t	 i, run;
+
+	buf_reserve(b, n + 2);
+	b->p[b->len++] = '"';
+	for (i = 0; i < n; i = run) {
+		for (run = i; run < n; run++) {
+			unsigned char c = (unsigned char)s[run];
+			if (c < 0x20 || c == '"' || c == '\\')
+				break;
+		}
+		if (run > i)
+			buf_put(b, s + i, run - i);
+		if (run == n)
+			break;
+		switch (s[run]) {
+		case '"':  buf_put(b, "\\\"", 2); break;
+		case '\\': buf_put(b, "\\\\", 2); break;
+		case '\b': buf_put(b, "\\b", 2); break;
+		case '\f': buf_put(b, "\\f", 2); break;
+		case '\n': buf_put(b, "\\n", 2); break;
+		case '\r': buf_put(b, "\\r", 2); break;
+		case '\t': buf_put(b, "\\t", 2); break;
+		default: {
+			char u[6] = { '\\', 'u', '0', '0',
+			    hex[(unsigned char)s[run] >> 4],
+			    hex[(unsigned char)s[run] & 15] };
+			buf_put(b, u, 6);
+		}
+		}
+		run++;
+	}
+	buf_putc(b, '"');
+}
+
+void
+buf_json_cstr(struct buf *b, const char *s)
+{
+	if (s == NULL)
+		buf_puts(b, "null");
+	else
+		buf_json_str(b, s, strlen(s));
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- arena ---- */
+
+struct arena_chunk {
+	struct arena_chunk	*next;
+	size_t			 used, size;
+	max_align_t		 data[];
+};
+
+#define ARENA_CHUNK (64 * 1024)
+
+void *
+arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_chunk	*c = a->head;
+	size_t			 size;
+	void			*p;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (c == NULL || c->size - c->used < n) {
+		size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		if ((c = malloc(sizeof(*c) + size)) == NULL)
+			err(EXIT_SYSTEM, "malloc");
+		c->used = 0;
+		c->size = size;
+		c->next = a->head;
+		a->head = c;
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+void
+arena_reset(struct arena *a)
+{
+	struct arena_chunk *c, *next;
+
+	if (a->head == NULL)
+		return;
+	for (c = a->head->next; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head->next = NULL;
+	a->head->used = 0;
+}
+
+void
+arena_free(struct arena *a)
+{
+	arena_reset(a);
+	free(a->head);
+	a->head = NULL;
+}
+
+/* ---- the parser ---- */
+
+struct parser {
+	struct arena		*arena;
+	const unsigned char	*p, *end, *start;
+	const char		*error;
+	const unsigned char	*error_at;
+	int			 depth;
+};
+
+static bool
+fail(struct parser *ps, const unsigned char *at, const char *msg)
+{
+	if (ps->error == NULL) {
+		ps->error = msg;
+		ps->error_at = at;
+	}
+	return false;
+}
+
+static void
+skip_ws(struct parser *ps)
+{
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
+	    *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), or 0.
+ * Surrogates (ED A0..BF) and overlong forms are ill-formed.
+ */
+static size_t
+utf8_seq(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char	c = p[0];
+	size_t		avail = (size_t)(end - p);
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		unsigned char lo = 0x80, hi = 0xBF;
+		if (c == 0xE0)
+			lo = 0xA0;
+		if (c == 0xED)
+			hi = 0x9F;
+		return avail >= 3 && p[1] >= lo && p[1] <= hi &&
+		    (p[2] & 0xC0) == 0x80 ? 3 : 0;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		unsigned char lo = 0x80, hi = 0xBF;
+		if (c == 0xF0)
+			lo = 0x90;
+		if (c == 0xF4)
+			hi = 0x8F;
+		return avail >= 4 && p[1] >= lo && p[1] <= hi &&
+		    (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80 ? 4 : 0;
+	}
+	return 0;
+}
+
+static int
+hex4(const unsigned char *p, const unsigned char *end, unsigned *out)
+{
+	unsigned v = 0;
+	int i;
+
+	if (end - p < 4)
+		return 0;
+	for (i = 0; i < 4; i++) {
+		unsigned char c = p[i];
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return 0;
+	}
+	*out = v;
+	return 1;
+}
+
+static size_t
+utf8_put(char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | cp >> 12);
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | cp >> 18);
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+/* ps->p is just past the opening quote. */
+static bool
+parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
+{
+	const unsigned char	*s = ps->p, *q = ps->p;
+	size_t			 count = 0, len;
+	bool			 escapes = false;
+	char			*o;
+
+	/* First pass: check and measure. */
+	for (;;) {
+		if (q >= ps->end)
+			return fail(ps, q, "unterminated string");
+		if (*q == '"')
+			break;
+		if (*q < 0x20)
+			return fail(ps, q, "control character in string");
+		if (*q == '\\') {
+			unsigned cp;
+			escapes = true;
+			if (q + 1 >= ps->end)
+				return fail(ps, q, "unterminated string");
+			switch (q[1]) {
+			case '"': case '\\': case '/': case 'b': case 'f':
+			case 'n': case 'r': case 't':
+				q += 2;
+				break;
+			case 'u':
+				if (!hex4(q + 2, ps->end, &cp))
+					return fail(ps, q, "bad \\u escape");
+				q += 6;
+				if (cp >= 0xDC00 && cp <= 0xDFFF)
+					return fail(ps, q - 6, "lone surrogate");
+				if (cp >= 0xD800 && cp <= 0xDBFF) {
+					unsigned lo;
+					if (ps->end - q < 6 || q[0] != '\\' ||
+					    q[1] != 'u' || !hex4(q + 2, ps->end,
+					    &lo) || lo < 0xDC00 || lo > 0xDFFF)
+						return fail(ps, q - 6,
+						    "lone surrogate");
+					q += 6;
+				}
+				break;
+			default:
+				return fail(ps, q, "bad escape in string");
+			}
+			count++;
+			continue;
+		}
+		if (*q < 0x80) {
+			q++;
+		} else {
+			size_t n = utf8_seq(q, ps->end);
+			if (n == 0)
+				return fail(ps, q, "invalid UTF-8");
+			q += n;
+		}
+		count++;
+	}
+	ps->p = q + 1;
+	*cps = count;
+	len = (size_t)(q - s);
+	if (!escapes) {
+		*out = (const char *)s;
+		*outlen = len;
+		return true;
+	}
+	/* Second pass: decode; the result is never longer than the source. */
+	o = arena_alloc(ps->arena, len + 1);
+	*out = o;
+	for (q = s; *q != '"';) {
+		unsigned cp, lo;
+		if (*q != '\\') {
+			*o++ = (char)*q++;
+			continue;
+		}
+		switch (q[1]) {
+		case 'b': *o++ = '\b'; q += 2; break;
+		case 'f': *o++ = '\f'; q += 2; break;
+		case 'n': *o++ = '\n'; q += 2; break;
+		case 'r': *o++ = '\r'; q += 2; break;
+		case 't': *o++ = '\t'; q += 2; break;
+		case 'u':
+			(void)hex4(q + 2, ps->end, &cp);
+			q += 6;
+			if (cp >= 0xD800 && cp <= 0xDBFF) {
+				(void)hex4(q + 2, ps->end, &lo);
+				q += 6;
+				cp = 0x10000 + ((cp - 0xD800) << 10) +
+				    (lo - 0xDC00);
+			}
+			o += utf8_put(o, cp);
+			break;
+		default:
+			*o++ = (char)q[1];
+			q += 2;
+		}
+	}
+	*o = '\0';
+	*outlen = (size_t)(o - *out);
+	return true;
+}
+
+static bool
+is_digit(const unsigned char *p, const unsigned char *end)
+{
+	return p < end && *p >= '0' && *p <= '9';
+}
+
+static bool
+parse_number(struct parser *ps, struct jval *v)
+{
+	const unsigned char *s = ps->p, *q = ps->p;
+
+	v->integer = true;
+	if (q < ps->end && *q == '-')
+		q++;
+	if (!is_digit(q, ps->end))
+		return fail(ps, s, "bad number");
+	if (*q == '0')
+		q++;
+	else
+		while (is_digit(q, ps->end))
+			q++;
+	if (q < ps->end && *q == '.') {
+		v->integer = false;
+		q++;
+		if (!is_digit(q, ps->end))
+			return fail(ps, q, "bad number");
+		while (is_digit(q, ps->end))
+			q++;
+	}
+	if (q < ps->end && (*q == 'e' || *q == 'E')) {
+		v->integer = false;
+		q++;
+		if (q < ps->end && (*q == '+' || *q == '-'))
+			q++;
+		if (!is_digit(q, ps->end))
+			return fail(ps, q, "bad number");
+		while (is_digit(q, ps->end))
+			q++;
+	}
+	v->type = J_NUMBER;
+	v->s = (const char *)s;
+	v->len = (size_t)(q - s);
+	ps->p = q;
+	return true;
+}
+
+static bool	parse_value(struct parser *, struct jval *);
+
+static int
+member_cmp(const void *a, const void *b)
+{
+	const struct jmember *x = *(struct jmember *const *)a;
+	const struct jmember *y = *(struct jmember *const *)b;
+	size_t n = x->namelen < y->namelen ? x->namelen : y->namelen;
+	int c = memcmp(x->name, y->name, n);
+
+	if (c != 0)
+		return c;
+	if (x->namelen != y->namelen)
+		return x->namelen < y->namelen ? -1 : 1;
+	return x < y ? -1 : x > y;	/* document order among equals */
+}
+
+/* Flags every member whose name an earlier member already has. */
+static void
+mark_duplicates(struct parser *ps, struct jmember *m, size_t n)
+{
+	struct jmember	**sorted;
+	size_t		  i, j;
+
+	if (n < 16) {
+		for (i = 1; i < n; i++)
+			for (j = 0; j < i; j++)
+				if (m[i].namelen == m[j].namelen &&
+				    memcmp(m[i].name, m[j].name,
+				    m[i].namelen) == 0) {
+					m[i].duplicate = true;
+					break;
+				}
+		return;
+	}
+	sorted = arena_alloc(ps->arena, n * sizeof(*sorted));
+	for (i = 0; i < n; i++)
+		sorted[i] = &m[i];
+	qsort(sorted, n, sizeof(*sorted), member_cmp);
+	for (i = 1; i < n; i++)
+		if (sorted[i]->namelen == sorted[i - 1]->namelen &&
+		    memcmp(sorted[i]->name, sorted[i - 1]->name,
+		    sorted[i]->namelen) == 0)
+			sorted[i]->duplicate = true;
+}
+
+/*
+ * Members and items are first collected in arena blocks that double, then
+ * the final array is carved out; this keeps the parse one pass.
+ */
+static bool
+parse_object(struct parser *ps, struct jval *v)
+{
+	struct jmember	*m = NULL, *grown;
+	size_t		 n = 0, cap = 0;
+
+	v->type = J_OBJECT;
+	ps->p++;
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == '}') {
+		ps->p++;
+		return true;
+	}
+	for (;;) {
+		size_t cps;
+
+		skip_ws(ps);
+		if (ps->p >= ps->end || *ps->p != '"')
+			return fail(ps, ps->p, "expected a member name");
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			grown = arena_alloc(ps->arena, cap * sizeof(*m));
+			if (n)
+				memcpy(grown, m, n * sizeof(*m));
+			m = grown;
+		}
+		ps->p++;
+		if (!parse_string(ps, &m[n].name, &m[n].namelen, &cps))
+			return false;
+		m[n].duplicate = false;
+		skip_ws(ps);
+		if (ps->p >= ps->end || *ps->p != ':')
+			return fail(ps, ps->p, "expected ':'");
+		ps->p++;
+		m[n].value = arena_alloc(ps->arena, sizeof(struct jval));
+		if (!parse_value(ps, m[n].value))
+			return false;
+		n++;
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == '}') {
+			ps->p++;
+			break;
+		}
+		return fail(ps, ps->p, "expected ',' or '}'");
+	}
+	v->members = m;
+	v->n = n;
+	mark_duplicates(ps, m, n);
+	return true;
+}
+
+static bool
+parse_array(struct parser *ps, struct jval *v)
+{
+	struct jval	**items = NULL, **grown;
+	size_t		  n = 0, cap = 0;
+
+	v->type = J_ARRAY;
+	ps->p++;
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == ']') {
+		ps->p++;
+		return true;
+	}
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			grown = arena_alloc(ps->arena, cap * sizeof(*items));
+			if (n)
+				memcpy(grown, items, n * sizeof(*items));
+			items = grown;
+		}
+		items[n] = arena_alloc(ps->arena, sizeof(struct jval));
+		if (!parse_value(ps, items[n]))
+			return false;
+		n++;
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == ']') {
+			ps->p++;
+			break;
+		}
+		return fail(ps, ps->p, "expected ',' or ']'");
+	}
+	v->items = items;
+	v->n = n;
+	return true;
+}
+
+static bool
+literal(struct parser *ps, const char *word, enum jtype t, struct jval *v)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n) != 0)
+		return fail(ps, ps->p, "unexpected token");
+	ps->p += n;
+	v->type = t;
+	return true;
+}
+
+static bool
+parse_value(struct parser *ps, struct jval *v)
+{
+	bool ok;
+
+	memset(v, 0, sizeof(*v));
+	skip_ws(ps);
+	if (ps->p >= ps->end)
+		return fail(ps, ps->p, "unexpected end of line");
+	switch (*ps->p) {
+	case '{':
+	case '[':
+		if (++ps->depth > ARC_DEPTH_MAX)
+			return fail(ps, ps->p, "nesting too deep");
+		ok = *ps->p == '{' ? parse_object(ps, v) : parse_array(ps, v);
+		ps->depth--;
+		return ok;
+	case '"':
+		ps->p++;
+		v->type = J_STRING;
+		return parse_string(ps, &v->s, &v->len, &v->codepoints);
+	case 't':
+		return literal(ps, "true", J_TRUE, v);
+	case 'f':
+		return literal(ps, "false", J_FALSE, v);
+	case 'n':
+		return literal(ps, "null", J_NULL, v);
+	default:
+		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
+			return parse_number(ps, v);
+		return fail(ps, ps->p, "unexpected token");
+	}
+}
+
+/* Parses exactly one JSON value filling the whole of s[0..n). */
+struct jval *
+json_parse(struct arena *a, const char *s, size_t n, struct jparse_error *e)
+{
+	struct parser	 ps = { 0 };
+	struct jval	*v;
+
+	ps.arena = a;
+	ps.start = ps.p = (const unsigned char *)s;
+	ps.end = ps.p + n;
+	v = arena_alloc(a, sizeof(*v));
+	if (parse_value(&ps, v)) {
+		skip_ws(&ps);
+		if (ps.p == ps.end)
+			return v;
+		fail(&ps, ps.p, "trailing bytes after the value");
+	}
+	e->offset = (size_t)(ps.error_at - ps.start);
+	e->message = ps.error;
+	return NULL;
+}
+
+struct jval *
+json_get(const struct jval *o, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (o == NULL || o->type != J_OBJECT)
+		return NULL;
+	for (i = 0; i < o->n; i++)
+		if (o->members[i].namelen == n &&
+		    memcmp(o->members[i].name, name, n) == 0)
+			return o->members[i].value;
+	return NULL;
+}
+
+bool
+json_is(const struct jval *v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v != NULL && v->type == J_STRING && v->len == n &&
+	    memcmp(v->s, s, n) == 0;
+}
+
+/* Unicode White_Space, which C's isspace() does not know beyond ASCII. */
+static bool
+white_space(unsigned cp)
+{
+	return (cp >= 0x09 && cp <= 0x0D) || cp == 0x20 || cp == 0x85 ||
+	    cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
+	    cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
+	    cp == 0x3000;
+}
+
+bool
+json_blank(const struct jval *v)
+{
+	const unsigned char	*p = (const unsigned char *)v->s;
+	const unsigned char	*end = p + v->len;
+	unsigned		 cp;
+
+	while (p < end) {
+		if (*p < 0x80) {
+			cp = *p++;
+		} else if (*p < 0xE0) {
+			cp = (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
+			p += 2;
+		} else if (*p < 0xF0) {
+			cp = (unsigned)(p[0] & 0x0F) << 12 |
+			    (unsigned)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
+			p += 3;
+		} else {
+			return false;	/* no White_Space outside the BMP */
+		}
+		if (!white_space(cp))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,157 @@
+/*
+ * NDJSON input in bounded memory: a line longer than ARC_LINE_MAX is
+ * skipped to its newline without being kept, however long it is.  And the
+ * diagnostics that name a line, printed so that no byte of the input can
+ * drive the terminal.
+ */
+#include <err.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+
+#define READER_CAP (4 * ARC_LINE_MAX)
+
+void
+line_reader_init(struct line_reader *r, int fd, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->name = name;
+	r->cap = READER_CAP;
+	if ((r->buf = malloc(r->cap)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+}
+
+void
+line_reader_free(struct line_reader *r)
+{
+	free(r->buf);
+	r->buf = NULL;
+}
+
+/* Reads more at the end of the buffer; false at end of file or error. */
+static bool
+fill(struct line_reader *r)
+{
+	ssize_t n;
+
+	if (r->start > 0) {
+		memmove(r->buf, r->buf + r->start, r->end - r->start);
+		r->end -= r->start;
+		r->start = 0;
+	}
+	if (r->end == r->cap)
+		return true;
+	for (;;) {
+		n = read(r->fd, r->buf + r->end, r->cap - r->end);
+		if (n > 0) {
+			r->end += (size_t)n;
+			return true;
+		}
+		if (n == 0) {
+			r->eof = true;
+			return false;
+		}
+		if (errno != EINTR) {
+			r->read_errno = errno;
+			return false;
+		}
+	}
+}
+
+enum line_status
+line_next(struct line_reader *r, const char **line, size_t *len)
+{
+	char	*nl;
+	bool	 skipping = false;
+
+	for (;;) {
+		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		if (nl != NULL) {
+			*line = r->buf + r->start;
+			*len = (size_t)(nl - *line);
+			r->start = (size_t)(nl - r->buf) + 1;
+			r->lineno++;
+			return skipping || *len > ARC_LINE_MAX ?
+			    LINE_TOO_LARGE : LINE_OK;
+		}
+		if (r->end - r->start > ARC_LINE_MAX) {
+			/* Too long already: forget it, keep looking for its end. */
+			skipping = true;
+			r->start = r->end = 0;
+		}
+		if (r->eof || r->read_errno) {
+			if (r->read_errno)
+				return LINE_ERROR;
+			if (r->end > r->start || skipping) {
+				*line = r->buf + r->start;
+				*len = r->end - r->start;
+				r->start = r->end;
+				r->lineno++;
+				return skipping ? LINE_TOO_LARGE : LINE_OK;
+			}
+			return LINE_EOF;
+		}
+		if (!fill(r) && r->read_errno)
+			return LINE_ERROR;
+	}
+}
+
+/* Whether the next line can be had without waiting: group commit's cue. */
+bool
+line_pending(struct line_reader *r)
+{
+	struct pollfd pfd;
+
+	if (memchr(r->buf + r->start, '\n', r->end - r->start) != NULL)
+		return true;
+	if (r->eof)
+		return r->end > r->start;
+	pfd.fd = r->fd;
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) > 0;
+}
+
+bool
+line_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' &&
+		    s[i] != '\f' && s[i] != '\v')
+			return false;
+	return true;
+}
+
+void
+diag_safe(struct buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			buf_printf(b, "\\x%02x", c);
+		else
+			buf_putc(b, (char)c);
+	}
+}
+
+void
+diag_problem(const char *name, uint64_t line, const struct problem *p)
+{
+	struct buf b = { 0 };
+
+	buf_printf(&b, "%s: ", getprogname());
+	diag_safe(&b, name, strlen(name));
+	buf_printf(&b, ":%llu: ", (unsigned long long)line);
+	diag_safe(&b, p->path, strlen(p->path));
+	buf_printf(&b, ": %s\n", p->message);
+	(void)fwrite(b.p, 1, b.len, stderr);
+	buf_free(&b);
+}

@@ -1,0 +1,217 @@
+/*
+ * RFC 3339 instants: strict parsing on a real calendar, exact comparison
+ * across offsets and any number of fraction digits, and the current time.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arc.h"
+
+static int
+digits(const char *s, size_t n)
+{
+	int v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+static bool
+leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int y, int m)
+{
+	static const int d[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	return m == 2 && leap(y) ? 29 : d[m - 1];
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant). */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/*
+ * date-time = full-date "T" full-time, RFC 3339 section 5.6, with "t" and
+ * "z" accepted as its section 5.6 note allows.  A leap second (:60) is
+ * refused: the reference consumer's clock type cannot hold one either.
+ */
+bool
+rfc3339_parse(const char *s, size_t n, struct arc_instant *out)
+{
+	int	 y, mo, d, h, mi, se, oh = 0, om = 0, sign = 0;
+	size_t	 i = 19, f;
+
+	if (n < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' &&
+	    s[10] != 't') || s[13] != ':' || s[16] != ':')
+		return false;
+	if ((y = digits(s, 4)) < 0 || (mo = digits(s + 5, 2)) < 0 ||
+	    (d = digits(s + 8, 2)) < 0 || (h = digits(s + 11, 2)) < 0 ||
+	    (mi = digits(s + 14, 2)) < 0 || (se = digits(s + 17, 2)) < 0)
+		return false;
+	if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 ||
+	    mi > 59 || se > 59)
+		return false;
+	f = i;
+	if (s[i] == '.') {
+		i++;
+		f = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == f)
+			return false;
+	}
+	out->fraction = s + f;
+	out->fraction_len = i - f;
+	if (i < n && (s[i] == 'Z' || s[i] == 'z')) {
+		i++;
+	} else if (i < n && (s[i] == '+' || s[i] == '-')) {
+		sign = s[i] == '-' ? -1 : 1;
+		if (n - i != 6 || s[i + 3] != ':' ||
+		    (oh = digits(s + i + 1, 2)) < 0 ||
+		    (om = digits(s + i + 4, 2)) < 0 || oh > 23 || om > 59)
+			return false;
+		i += 6;
+	} else {
+		return false;
+	}
+	if (i != n)
+		return false;
+	/* Trailing zeros of the fraction do not change the instant. */
+	while (out->fraction_len > 0 &&
+	    out->fraction[out->fraction_len - 1] == '0')
+		out->fraction_len--;
+	out->seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 +
+	    mi * 60 + se - sign * (oh * 3600 + om * 60);
+	return true;
+}
+
+int
+instant_cmp(const struct arc_instant *a, const struct arc_instant *b)
+{
+	size_t i, n;
+
+	if (a->seconds != b->seconds)
+		return a->seconds < b->seconds ? -1 : 1;
+	n = a->fraction_len > b->fraction_len ? a->fraction_len :
+	    b->fraction_len;
+	for (i = 0; i < n; i++) {
+		char x = i < a->fraction_len ? a->fraction[i] : '0';
+		char y = i < b->fraction_len ? b->fraction[i] : '0';
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return 0;
+}
+
+int
+rfc3339_cmp(const char *a, const char *b)
+{
+	struct arc_instant x, y;
+
+	if (!rfc3339_parse(a, strlen(a), &x) ||
+	    !rfc3339_parse(b, strlen(b), &y))
+		errx(EXIT_SYSTEM, "internal error: comparing an invalid time");
+	return instant_cmp(&x, &y);
+}
+
+static char		 now_text[64];
+static struct arc_instant now_base;
+static bool		 now_fixed;
+static struct timespec	 started;
+
+static void
+format_utc(char *out, size_t n, int64_t sec, long nsec)
+{
+	time_t		 t = (time_t)sec;
+	struct tm	 tm;
+
+	if (gmtime_r(&t, &tm) == NULL)
+		errx(EXIT_SYSTEM, "gmtime_r");
+	snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
+	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+	    tm.tm_min, tm.tm_sec, nsec / 1000000);
+}
+
+/* Reads ARC_NOW once; false when it is set but not an RFC 3339 time. */
+bool
+arc_now_init(void)
+{
+	const char *env = getenv("ARC_NOW");
+
+	if (clock_gettime(CLOCK_MONOTONIC, &started) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	if (env == NULL || *env == '\0')
+		return true;
+	if (strlen(env) >= sizeof(now_text) ||
+	    !rfc3339_parse(env, strlen(env), &now_base))
+		return false;
+	strlcpy(now_text, env, sizeof(now_text));
+	now_base.fraction = now_text + (now_base.fraction - env);
+	now_fixed = true;
+	return true;
+}
+
+/* A fixed ARC_NOW is given back verbatim, so that replays are exact. */
+const char *
+arc_now(void)
+{
+	struct timespec ts;
+
+	if (now_fixed)
+		return now_text;
+	if (clock_gettime(CLOCK_REALTIME, &ts) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	format_utc(now_text, sizeof(now_text), ts.tv_sec, ts.tv_nsec);
+	return now_text;
+}
+
+/* For a command that waits: ARC_NOW is where its clock starts. */
+const char *
+arc_now_advancing(void)
+{
+	struct timespec	 ts;
+	int64_t		 ms;
+
+	if (!now_fixed)
+		return arc_now();
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	ms = (int64_t)(ts.tv_sec - started.tv_sec) * 1000 +
+	    (ts.tv_nsec - started.tv_nsec) / 1000000;
+	if (ms <= 0)
+		return now_text;
+	{
+		static char	 moving[64];
+		int64_t		 frac_ms = 0;
+		size_t		 i;
+
+		for (i = 0; i < 3; i++)
+			frac_ms = frac_ms * 10 + (i < now_base.fraction_len ?
+			    now_base.fraction[i] - '0' : 0);
+		ms += now_base.seconds * 1000 + frac_ms;
+		format_utc(moving, sizeof(moving), ms / 1000,
+		    (long)(ms % 1000) * 1000000);
+		return moving;
+	}
+}

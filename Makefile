@@ -9,15 +9,16 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
-COMMANDS = arc-validate
-OBJS	 = arcfilter.o arcvalidate.o arcjson.o arctime.o arcdigest.o arcline.o
+COMMANDS = arc-validate arc-apply
+OBJS	 = arcfilter.o arcvalidate.o arcstate.o arcjournal.o arcjson.o \
+	   arctime.o arcdigest.o arcline.o
 MAN1	 = man/arc-validate.1
 MAN5	 =
 MAN7	 = man/arc.7
 
 all: $(COMMANDS)
 
-$(OBJS): arc.h arccmd.h
+$(OBJS): arc.h arccmd.h arcstate.h arcjournal.h
 
 arc: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)

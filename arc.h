@@ -70,6 +70,8 @@ struct jmember {
 struct jval {
 	enum jtype	 type;
 	bool		 integer;	/* number literal: no fraction, no exponent */
+	const char	*raw;	/* the value's text in the line */
+	size_t		 rawlen;
 	const char	*s;	/* string: decoded bytes; number: the literal */
 	size_t		 len;
 	size_t		 codepoints;	/* string only */
@@ -144,11 +146,12 @@ enum event_type {
 	EV_RESOLVED = 1 << 3,
 };
 /*
- * Parses and checks one line.  Returns the event's root object when the
- * line is a valid ARC 0.2 event, else NULL with every problem in *pr.
+ * Parses and checks one line: true when it is a valid ARC 0.2 event, else
+ * false with every problem in *pr.  *root is the line's object whenever it
+ * is one, valid or not (NULL otherwise).
  */
-struct jval	*arc_validate_line(struct arena *, const char *, size_t,
-		    struct problems *);
+bool		 arc_validate_line(struct arena *, const char *, size_t,
+		    struct problems *, struct jval **root);
 enum event_type	 arc_event_type(const struct jval *);
 
 /* ---- time (arctime.c) ---- */

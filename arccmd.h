@@ -5,6 +5,7 @@
 #define ARCCMD_H
 
 #include "arc.h"
+#include "arcjournal.h"
 
 int	validate_main(int, char **);
 int	apply_main(int, char **);
@@ -18,5 +19,20 @@ void	close_input(int);
 void	flush_stdout(void);
 void	print_problems_report(struct buf *, uint64_t, const struct problems *);
 void	diag_problems(const char *, uint64_t, const struct problems *);
+
+/* arc-apply's machinery, which arc-answer shares. */
+struct applier {
+	struct journal	 j;
+	struct arena	 arena;
+	struct problems	 pr;
+	struct buf	 records, out, body;
+	bool		 quiet;
+	int		 status;
+};
+bool	applier_open(struct applier *, const char *);
+void	applier_close(struct applier *);
+void	apply_one(struct applier *, const char *, uint64_t, const char *,
+	    size_t, bool);
+bool	applier_commit(struct applier *);
 
 #endif /* ARCCMD_H */

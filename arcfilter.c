@@ -13,6 +13,7 @@
 
 #include "arc.h"
 #include "arccmd.h"
+#include "arcjournal.h"
 
 /* ---- shared by the commands ---- */
 
@@ -105,6 +106,7 @@ validate_main(int argc, char **argv)
 	struct problems		 pr = { 0 };
 	struct arena		 arena = { 0 };
 	struct buf		 out = { 0 };
+	struct jval		*root;
 	const char		*line;
 	size_t			 len;
 	bool			 report = false, quiet = false;
@@ -153,11 +155,8 @@ validate_main(int argc, char **argv)
 			if (ls == LINE_OK && line_blank(line, len))
 				continue;
 			arena_reset(&arena);
-			if (ls == LINE_TOO_LARGE)
-				(void)arc_validate_line(&arena, line,
-				    ARC_LINE_MAX + 1, &pr);
-			else
-				(void)arc_validate_line(&arena, line, len, &pr);
+			(void)arc_validate_line(&arena, line, ls ==
+			    LINE_TOO_LARGE ? ARC_LINE_MAX + 1 : len, &pr, &root);
 			if (pr.n > 0 && status == 0)
 				status = EXIT_REJECTED;
 			out.len = 0;
@@ -183,6 +182,301 @@ validate_main(int argc, char **argv)
 	return status;
 }
 
+/* ---- arc-apply ---- */
+
+#define BATCH_LINES	4096
+#define BATCH_BYTES	(8 * 1024 * 1024)
+
+/* Lines read together and committed under one lock and one fsync. */
+struct batch {
+	struct buf	 text;
+	size_t		 n;
+	size_t		 off[BATCH_LINES], len[BATCH_LINES];
+	uint64_t	 lineno[BATCH_LINES];
+	bool		 too_large[BATCH_LINES];
+};
+
+/* Reads one line, then as many more as are ready without waiting. */
+static enum line_status
+batch_fill(struct line_reader *r, struct batch *b)
+{
+	enum line_status	 ls;
+	const char		*line;
+	size_t			 len;
+
+	b->n = 0;
+	b->text.len = 0;
+	do {
+		ls = line_next(r, &line, &len);
+		if (ls == LINE_EOF || ls == LINE_ERROR)
+			return ls;
+		if (ls == LINE_OK && line_blank(line, len))
+			continue;
+		b->too_large[b->n] = ls == LINE_TOO_LARGE;
+		if (ls == LINE_TOO_LARGE)
+			len = 0;
+		b->off[b->n] = b->text.len;
+		b->len[b->n] = len;
+		b->lineno[b->n] = r->lineno;
+		buf_put(&b->text, line, len);
+		b->n++;
+	} while (b->n < BATCH_LINES && b->text.len < BATCH_BYTES &&
+	    line_pending(r));
+	return LINE_OK;
+}
+
+static void
+print_string_or_null(struct buf *b, const struct jval *v)
+{
+	if (v != NULL && v->type == J_STRING)
+		buf_json_str(b, v->s, v->len);
+	else
+		buf_puts(b, "null");
+}
+
+/* The result line of an event that failed validation. */
+static void
+invalid_result(struct buf *out, uint64_t lineno, const struct jval *root,
+    const struct problems *pr)
+{
+	const struct problem	*p = &pr->list[0];
+	const struct jval	*key = json_get(json_get(root, "request"), "key");
+
+	buf_printf(out, "{\"line\":%llu,\"status\":%d,\"event_id\":",
+	    (unsigned long long)lineno, arc_code_status(p->code));
+	print_string_or_null(out, json_get(root, "event_id"));
+	buf_puts(out, ",\"key\":");
+	print_string_or_null(out, key);
+	buf_puts(out, ",\"error\":{\"code\":");
+	buf_json_cstr(out, arc_code_name(p->code));
+	buf_puts(out, ",\"message\":");
+	buf_json_cstr(out, p->message);
+	buf_puts(out, ",\"path\":");
+	buf_json_cstr(out, p->path);
+	buf_puts(out, "}}\n");
+}
+
+/*
+ * Validates and applies one event under the lock, adding its result line
+ * to ap->out and its record to ap->records.
+ */
+void
+apply_one(struct applier *ap, const char *name, uint64_t lineno,
+    const char *line, size_t len, bool too_large)
+{
+	struct jval	*root;
+	struct applied	 res;
+
+	arena_reset(&ap->arena);
+	if (!arc_validate_line(&ap->arena, line, too_large ? ARC_LINE_MAX + 1 :
+	    len, &ap->pr, &root)) {
+		invalid_result(&ap->out, lineno, root, &ap->pr);
+		if (!ap->quiet)
+			diag_problems(name, lineno, &ap->pr);
+		ap->status = EXIT_REJECTED;
+		return;
+	}
+	ap->body.len = 0;
+	state_apply(ap->j.st, &ap->arena, root, arc_now(), &ap->records,
+	    &ap->body, &res);
+	buf_printf(&ap->out, "{\"line\":%llu,\"status\":%d,",
+	    (unsigned long long)lineno, res.status);
+	if (res.replayed)
+		buf_puts(&ap->out, "\"replayed\":true,");
+	buf_puts(&ap->out, "\"event_id\":");
+	print_string_or_null(&ap->out, json_get(root, "event_id"));
+	buf_putc(&ap->out, ',');
+	buf_put(&ap->out, ap->body.p, ap->body.len);
+	buf_puts(&ap->out, "}\n");
+	if (res.code != ARC_OK) {
+		struct problem p = { res.code, (char *)res.path, "" };
+		strlcpy(p.message, res.message, sizeof(p.message));
+		if (!ap->quiet)
+			diag_problem(name, lineno, &p);
+		ap->status = EXIT_REJECTED;
+	}
+}
+
+/* Results reach standard output only once their records are synced. */
+bool
+applier_commit(struct applier *ap)
+{
+	if (!journal_append(&ap->j, &ap->records))
+		return false;
+	ap->records.len = 0;
+	journal_unlock(&ap->j);
+	if (ap->out.len > 0 &&
+	    fwrite(ap->out.p, 1, ap->out.len, stdout) != ap->out.len)
+		err(EXIT_SYSTEM, "standard output");
+	ap->out.len = 0;
+	flush_stdout();
+	return true;
+}
+
+bool
+applier_open(struct applier *ap, const char *journal_option)
+{
+	char *path = journal_default_path(journal_option);
+	bool ok;
+
+	memset(ap, 0, sizeof(*ap));
+	ok = journal_open(&ap->j, path, true);
+	free(path);
+	return ok;
+}
+
+void
+applier_close(struct applier *ap)
+{
+	journal_close(&ap->j);
+	arena_free(&ap->arena);
+	problems_clear(&ap->pr);
+	buf_free(&ap->records);
+	buf_free(&ap->out);
+	buf_free(&ap->body);
+}
+
+/* "90", "90s", "15m", "24h", "7d": seconds, or -1. */
+static int64_t
+parse_duration(const char *s)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || end == s || v < 0 || *s == '-' || *s == '+')
+		return -1;
+	if (*end != '\0' && end[1] != '\0')
+		return -1;
+	switch (*end) {
+	case '\0':
+	case 's': return v;
+	case 'm': return v > INT64_MAX / 60 ? -1 : v * 60;
+	case 'h': return v > INT64_MAX / 3600 ? -1 : v * 3600;
+	case 'd': return v > INT64_MAX / 86400 ? -1 : v * 86400;
+	default:  return -1;
+	}
+}
+
+static void
+apply_usage(FILE *f)
+{
+	fprintf(f, "usage: arc-apply [-q] [-j journal] [file ...]\n"
+	    "       arc-apply [-j journal] --compact [--window duration]\n");
+}
+
+int
+apply_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, 'j' },
+		{ "compact", no_argument, NULL, 'c' },
+		{ "window", required_argument, NULL, 'w' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct applier		 ap;
+	struct line_reader	 r;
+	struct batch		*b;
+	const char		*journal = NULL;
+	bool			 compact = false, quiet = false;
+	int64_t			 window = 7 * 86400;
+	int			 ch, i, fd, status;
+	char			*stdin_only[] = { "-", NULL };
+
+	while ((ch = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			journal = optarg;
+			break;
+		case 'c':
+			compact = true;
+			break;
+		case 'w':
+			if ((window = parse_duration(optarg)) < 0) {
+				warnx("--window takes a duration such as 7d, "
+				    "24h, 90m or 3600");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			apply_usage(stdout);
+			return 0;
+		case 'V':
+			printf("arc-apply %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			return 0;
+		default:
+			apply_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (compact && argc > 0) {
+		apply_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!applier_open(&ap, journal))
+		return EXIT_SYSTEM;
+	ap.quiet = quiet;
+	if (compact) {
+		status = journal_compact(&ap.j, arc_now(), window) ? 0 :
+		    EXIT_SYSTEM;
+		applier_close(&ap);
+		return status;
+	}
+	if (argc == 0)
+		argv = stdin_only, argc = 1;
+	if ((b = calloc(1, sizeof(*b))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	for (i = 0; i < argc && ap.status != EXIT_SYSTEM; i++) {
+		enum line_status ls;
+
+		if ((fd = open_input(argv[i])) == -1) {
+			ap.status = EXIT_SYSTEM;
+			continue;
+		}
+		line_reader_init(&r, fd, argv[i]);
+		while ((ls = batch_fill(&r, b)) != LINE_EOF || b->n > 0) {
+			size_t k;
+
+			if (b->n > 0) {
+				if (!journal_lock(&ap.j, true))
+					errx(EXIT_SYSTEM, "nothing was applied");
+				for (k = 0; k < b->n; k++)
+					apply_one(&ap, argv[i], b->lineno[k],
+					    b->text.p + b->off[k], b->len[k],
+					    b->too_large[k]);
+				if (!applier_commit(&ap))
+					errx(EXIT_SYSTEM, "%zu events from line "
+					    "%llu on were not applied", b->n,
+					    (unsigned long long)b->lineno[0]);
+			}
+			if (ls == LINE_ERROR) {
+				errno = r.read_errno;
+				warn("%s", argv[i]);
+				ap.status = EXIT_SYSTEM;
+				break;
+			}
+			if (ls == LINE_EOF)
+				break;
+		}
+		line_reader_free(&r);
+		close_input(fd);
+	}
+	status = ap.status;
+	buf_free(&b->text);
+	free(b);
+	applier_close(&ap);
+	return status;
+}
+
 /* ---- dispatch on the name the program was run by ---- */
 
 static const struct command {
@@ -190,6 +484,7 @@ static const struct command {
 	int		(*main)(int, char **);
 } commands[] = {
 	{ "arc-validate", validate_main },
+	{ "arc-apply", apply_main },
 };
 
 int

@@ -607,13 +607,25 @@ literal(struct parser *ps, const char *word, enum jtype t, struct jval *v)
 	return true;
 }
 
+static bool	parse_token(struct parser *, struct jval *);
+
 static bool
 parse_value(struct parser *ps, struct jval *v)
 {
-	bool ok;
-
 	memset(v, 0, sizeof(*v));
 	skip_ws(ps);
+	v->raw = (const char *)ps->p;
+	if (!parse_token(ps, v))
+		return false;
+	v->rawlen = (size_t)((const char *)ps->p - v->raw);
+	return true;
+}
+
+static bool
+parse_token(struct parser *ps, struct jval *v)
+{
+	bool ok;
+
 	if (ps->p >= ps->end)
 		return fail(ps, ps->p, "unexpected end of line");
 	switch (*ps->p) {

@@ -694,39 +694,41 @@ arc_event_type(const struct jval *root)
 	return EV_UNKNOWN;
 }
 
-struct jval *
+bool
 arc_validate_line(struct arena *a, const char *line, size_t len,
-    struct problems *pr)
+    struct problems *pr, struct jval **rootp)
 {
 	struct jparse_error	 e;
 	struct jval		*root, *version;
 	struct vctx		 c = { 0 };
 
+	*rootp = NULL;
 	problems_clear(pr);
 	if (len > ARC_LINE_MAX) {
 		problems_add_at(pr, ARC_TOO_LARGE, "",
 		    "line longer than %d bytes", ARC_LINE_MAX);
-		return NULL;
+		return false;
 	}
 	if ((root = json_parse(a, line, len, &e)) == NULL) {
 		problems_add_at(pr, ARC_INVALID, "",
 		    "not JSON: %s at byte %zu", e.message, e.offset + 1);
-		return NULL;
+		return false;
 	}
 	if (root->type != J_OBJECT) {
 		problems_add_at(pr, ARC_INVALID, "", "not a JSON object");
-		return NULL;
+		return false;
 	}
+	*rootp = root;
 	version = json_get(root, "arc_version");
 	if (version != NULL && version->type == J_STRING &&
 	    !json_is(version, "0.2")) {
 		problems_add_at(pr, ARC_UNSUPPORTED_VERSION, "/arc_version",
 		    "unsupported ARC version; this consumer implements 0.2");
-		return NULL;
+		return false;
 	}
 	c.pr = pr;
 	c.type = arc_event_type(root);
 	find_duplicates(&c, root);
 	check_members(&c, root, envelope_fields);
-	return pr->n == 0 && pr->dropped == 0 ? root : NULL;
+	return pr->n == 0 && pr->dropped == 0;
 }

@@ -1,0 +1,1454 @@
+/*
+ * Conditions and their lifecycle: ARC 0.2's rules for created, updated,
+ * submitted and resolved events, first-wins answers, idempotent replays,
+ * and the journal records that make each accepted change durable.
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+#include "arcstate.h"
+
+/* ---- records: field tables and their JSON text ---- */
+
+enum fkind { F_STR, F_RAW, F_RAW_OMIT_NULL };
+struct fdesc {
+	const char	*name;
+	enum fkind	 kind;
+};
+
+static const struct fdesc notification_fields[N_FIELDS] = {
+	{ "id", F_STR }, { "key", F_STR }, { "status", F_STR },
+	{ "outcome", F_STR }, { "kind", F_STR }, { "type", F_STR },
+	{ "priority", F_STR }, { "title", F_STR }, { "message", F_STR },
+	{ "agent", F_STR }, { "agent_name", F_STR },
+	{ "agent_instance", F_STR }, { "project", F_STR },
+	{ "session_id", F_STR }, { "correlation_id", F_STR },
+	{ "created_at", F_STR }, { "updated_at", F_STR },
+	{ "resolved_at", F_STR }, { "event_id", F_STR },
+};
+
+static const struct fdesc interaction_fields[I_FIELDS] = {
+	{ "id", F_STR }, { "key", F_STR }, { "notification_id", F_STR },
+	{ "kind", F_STR }, { "title", F_STR }, { "prompt", F_STR },
+	{ "choices", F_RAW }, { "text_max_length", F_RAW_OMIT_NULL },
+	{ "expires_at", F_STR }, { "status", F_STR }, { "digest", F_STR },
+	{ "nonce", F_STR }, { "session_id", F_STR }, { "turn_id", F_STR },
+	{ "native_request_id", F_STR }, { "created_at", F_STR },
+	{ "updated_at", F_STR }, { "answered_at", F_STR },
+	{ "response", F_RAW },
+};
+
+static struct sv
+sv_str(const char *s)
+{
+	struct sv v = { s, s ? strlen(s) : 0 };
+	return v;
+}
+
+static struct sv
+sv_json(const struct jval *v)
+{
+	struct sv out = { NULL, 0 };
+
+	if (v != NULL && v->type == J_STRING) {
+		out.p = v->s;
+		out.n = v->len;
+	}
+	return out;
+}
+
+static bool
+sv_eq(struct sv a, const char *b)
+{
+	return a.p != NULL && a.n == strlen(b) && memcmp(a.p, b, a.n) == 0;
+}
+
+static bool
+sv_same(struct sv a, struct sv b)
+{
+	if (a.p == NULL || b.p == NULL)
+		return a.p == b.p;
+	return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
+}
+
+/* A NUL-terminated copy in the arena, for what C strings must carry. */
+static const char *
+sv_cstr(struct arena *a, struct sv v)
+{
+	char *s = arena_alloc(a, v.n + 1);
+
+	memcpy(s, v.p, v.n);
+	s[v.n] = '\0';
+	return s;
+}
+
+static struct sv
+sv_buf(struct arena *a, const struct buf *b)
+{
+	struct sv v;
+	char *s = arena_alloc(a, b->len + 1);
+
+	memcpy(s, b->p, b->len);
+	s[b->len] = '\0';
+	v.p = s;
+	v.n = b->len;
+	return v;
+}
+
+static const struct fdesc *
+fields_of(bool interaction, size_t *n)
+{
+	*n = interaction ? I_FIELDS : N_FIELDS;
+	return interaction ? interaction_fields : notification_fields;
+}
+
+static bool
+rec_from_jval(const struct jval *o, bool interaction, struct rec *r)
+{
+	const struct fdesc	*fd;
+	size_t			 nf, i, j;
+
+	memset(r, 0, sizeof(*r));
+	if (o == NULL || o->type != J_OBJECT)
+		return false;
+	fd = fields_of(interaction, &nf);
+	for (i = 0; i < o->n; i++) {
+		const struct jmember *m = &o->members[i];
+		for (j = 0; j < nf; j++)
+			if (strlen(fd[j].name) == m->namelen &&
+			    memcmp(fd[j].name, m->name, m->namelen) == 0)
+				break;
+		if (j == nf)
+			continue;	/* a newer writer's field: ignored */
+		if (m->value->type == J_NULL)
+			continue;
+		if (fd[j].kind == F_STR) {
+			if (m->value->type != J_STRING)
+				return false;
+			r->f[j] = sv_json(m->value);
+		} else {
+			r->f[j].p = m->value->raw;
+			r->f[j].n = m->value->rawlen;
+		}
+	}
+	return r->f[0].p != NULL && r->f[1].p != NULL;	/* id and key */
+}
+
+bool
+rec_parse(struct arena *a, const char *text, bool interaction, struct rec *r)
+{
+	struct jparse_error e;
+
+	return rec_from_jval(json_parse(a, text, strlen(text), &e),
+	    interaction, r);
+}
+
+static void
+rec_write(struct buf *b, const struct rec *r, bool interaction)
+{
+	const struct fdesc	*fd;
+	size_t			 nf, i;
+	bool			 first = true;
+
+	fd = fields_of(interaction, &nf);
+	buf_putc(b, '{');
+	for (i = 0; i < nf; i++) {
+		if (r->f[i].p == NULL && fd[i].kind == F_RAW_OMIT_NULL)
+			continue;
+		if (!first)
+			buf_putc(b, ',');
+		first = false;
+		buf_json_cstr(b, fd[i].name);
+		buf_putc(b, ':');
+		if (r->f[i].p == NULL)
+			buf_puts(b, "null");
+		else if (fd[i].kind == F_STR)
+			buf_json_str(b, r->f[i].p, r->f[i].n);
+		else
+			buf_put(b, r->f[i].p, r->f[i].n);
+	}
+	buf_putc(b, '}');
+}
+
+static const char *const qstatus_names[] = { "none", "pending", "answered",
+    "expired", "cancelled", "superseded" };
+static const char *const priority_names[] = { "low", "normal", "high",
+    "critical" };
+
+const char *
+qstatus_name(enum qstatus q)
+{
+	return qstatus_names[q];
+}
+
+const char *
+priority_name(enum priority p)
+{
+	return priority_names[p];
+}
+
+static enum qstatus
+qstatus_of(struct sv s)
+{
+	size_t i;
+
+	for (i = Q_PENDING; i <= Q_SUPERSEDED; i++)
+		if (sv_eq(s, qstatus_names[i]))
+			return (enum qstatus)i;
+	return Q_NONE;
+}
+
+static enum priority
+priority_of(struct sv s)
+{
+	size_t i;
+
+	for (i = P_LOW; i <= P_CRITICAL; i++)
+		if (sv_eq(s, priority_names[i]))
+			return (enum priority)i;
+	return P_NORMAL;
+}
+
+/* ---- the state: conditions by key, events seen by identity ---- */
+
+struct seen {
+	uint8_t		 ident[16];	/* SHA-256 of sender.id "\n" event_id */
+	uint8_t		 content[16];	/* SHA-256 of the canonical event */
+	int64_t		 at;
+	bool		 used;
+};
+
+struct state {
+	struct condition	**slots;
+	size_t			  cap, count;
+	struct seen		 *seen;
+	size_t			  seen_cap, seen_count;
+	uint64_t		  seq;
+};
+
+static uint64_t
+hash_bytes(const void *p, size_t n)
+{
+	const unsigned char	*s = p;
+	uint64_t		 h = 1469598103934665603ULL;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+struct state *
+state_new(void)
+{
+	struct state *st;
+
+	if ((st = calloc(1, sizeof(*st))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	return st;
+}
+
+static void
+condition_free(struct condition *c)
+{
+	free(c->key);
+	free(c->notification);
+	free(c->interaction);
+	free(c->expires_at);
+	free(c);
+}
+
+void
+state_free(struct state *st)
+{
+	size_t i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < st->cap; i++)
+		if (st->slots[i] != NULL)
+			condition_free(st->slots[i]);
+	free(st->slots);
+	free(st->seen);
+	free(st);
+}
+
+size_t
+state_count(const struct state *st)
+{
+	return st->count;
+}
+
+uint64_t
+state_seq(const struct state *st)
+{
+	return st->seq;
+}
+
+static size_t
+slot_of(const struct state *st, const char *key, size_t n)
+{
+	size_t i = (size_t)hash_bytes(key, n) & (st->cap - 1);
+
+	while (st->slots[i] != NULL && (strlen(st->slots[i]->key) != n ||
+	    memcmp(st->slots[i]->key, key, n) != 0))
+		i = (i + 1) & (st->cap - 1);
+	return i;
+}
+
+static void
+grow_conditions(struct state *st)
+{
+	struct condition	**old = st->slots;
+	size_t			  oldcap = st->cap, i;
+
+	st->cap = oldcap ? oldcap * 2 : 1024;
+	if ((st->slots = calloc(st->cap, sizeof(*st->slots))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	for (i = 0; i < oldcap; i++)
+		if (old[i] != NULL)
+			st->slots[slot_of(st, old[i]->key,
+			    strlen(old[i]->key))] = old[i];
+	free(old);
+}
+
+static struct condition *
+lookup_sv(struct state *st, struct sv key)
+{
+	if (st->cap == 0)
+		return NULL;
+	return st->slots[slot_of(st, key.p, key.n)];
+}
+
+struct condition *
+state_lookup(struct state *st, const char *key)
+{
+	return lookup_sv(st, sv_str(key));
+}
+
+static struct condition *
+lookup_or_add(struct state *st, struct sv key)
+{
+	struct condition	*c;
+	size_t			 i;
+
+	if ((st->count + 1) * 4 > st->cap * 3)
+		grow_conditions(st);
+	i = slot_of(st, key.p, key.n);
+	if (st->slots[i] != NULL)
+		return st->slots[i];
+	if ((c = calloc(1, sizeof(*c))) == NULL ||
+	    (c->key = strndup(key.p, key.n)) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	st->slots[i] = c;
+	st->count++;
+	return c;
+}
+
+void
+state_foreach(struct state *st, void (*fn)(const struct condition *, void *),
+    void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < st->cap; i++)
+		if (st->slots[i] != NULL)
+			fn(st->slots[i], arg);
+}
+
+static char *
+xstrndup(const char *s, size_t n)
+{
+	char *p;
+
+	if ((p = malloc(n + 1)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void
+store_notification(struct condition *c, const struct rec *n, const char *text,
+    size_t len)
+{
+	free(c->notification);
+	c->notification = xstrndup(text, len);
+	c->active = sv_eq(n->f[N_STATUS], "active");
+	c->priority = priority_of(n->f[N_PRIORITY]);
+}
+
+static void
+store_interaction(struct condition *c, const struct rec *q, const char *text,
+    size_t len)
+{
+	free(c->interaction);
+	free(c->expires_at);
+	c->interaction = c->expires_at = NULL;
+	c->qstatus = Q_NONE;
+	if (q == NULL)
+		return;
+	c->interaction = xstrndup(text, len);
+	c->qstatus = qstatus_of(q->f[I_STATUS]);
+	if (q->f[I_EXPIRES_AT].p != NULL)
+		c->expires_at = xstrndup(q->f[I_EXPIRES_AT].p,
+		    q->f[I_EXPIRES_AT].n);
+}
+
+/*
+ * Whether a notification is of the stored lifecycle.  Records are written
+ * by rec_write, which puts the id first, so the stored text starts with it.
+ */
+static bool
+same_lifecycle(const struct condition *c, struct sv id)
+{
+	static const char prefix[] = "{\"id\":\"";
+	size_t n = sizeof(prefix) - 1;
+
+	if (c->notification == NULL)
+		return true;
+	return strncmp(c->notification, prefix, n) == 0 &&
+	    strncmp(c->notification + n, id.p, id.n) == 0 &&
+	    c->notification[n + id.n] == '"';
+}
+
+/* A pending question whose deadline is at or before now counts as expired. */
+enum qstatus
+condition_qstatus(const struct condition *c, const char *now)
+{
+	if (c->qstatus == Q_PENDING && c->expires_at != NULL &&
+	    rfc3339_cmp(c->expires_at, now) <= 0)
+		return Q_EXPIRED;
+	return c->qstatus;
+}
+
+static void
+hex_to_bytes(const char *hex, uint8_t *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned hi = (unsigned)(hex[2 * i] <= '9' ? hex[2 * i] - '0' :
+		    hex[2 * i] - 'a' + 10);
+		unsigned lo = (unsigned)(hex[2 * i + 1] <= '9' ?
+		    hex[2 * i + 1] - '0' : hex[2 * i + 1] - 'a' + 10);
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+}
+
+static bool
+is_hex(struct sv s, size_t n)
+{
+	size_t i;
+
+	if (s.p == NULL || s.n != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s.p[i] >= '0' && s.p[i] <= '9') ||
+		    (s.p[i] >= 'a' && s.p[i] <= 'f')))
+			return false;
+	return true;
+}
+
+static struct seen *
+seen_slot(struct state *st, const uint8_t ident[16])
+{
+	uint64_t h;
+	size_t i;
+
+	memcpy(&h, ident, sizeof(h));
+	i = (size_t)h & (st->seen_cap - 1);
+	while (st->seen[i].used && memcmp(st->seen[i].ident, ident, 16) != 0)
+		i = (i + 1) & (st->seen_cap - 1);
+	return &st->seen[i];
+}
+
+static struct seen *
+seen_find(struct state *st, const uint8_t ident[16])
+{
+	struct seen *s;
+
+	if (st->seen_cap == 0)
+		return NULL;
+	s = seen_slot(st, ident);
+	return s->used ? s : NULL;
+}
+
+static void
+seen_add(struct state *st, const uint8_t ident[16], const uint8_t content[16],
+    int64_t at)
+{
+	struct seen	*s, *old = st->seen;
+	size_t		 oldcap = st->seen_cap, i;
+
+	if ((st->seen_count + 1) * 4 > st->seen_cap * 3) {
+		st->seen_cap = oldcap ? oldcap * 2 : 1024;
+		if ((st->seen = calloc(st->seen_cap, sizeof(*s))) == NULL)
+			err(EXIT_SYSTEM, "calloc");
+		for (i = 0; i < oldcap; i++)
+			if (old[i].used)
+				*seen_slot(st, old[i].ident) = old[i];
+		free(old);
+	}
+	s = seen_slot(st, ident);
+	if (!s->used)
+		st->seen_count++;
+	memcpy(s->ident, ident, 16);
+	memcpy(s->content, content, 16);
+	s->at = at;
+	s->used = true;
+}
+
+static int64_t
+seconds_of(const char *s, size_t n)
+{
+	struct arc_instant t;
+
+	return rfc3339_parse(s, n, &t) ? t.seconds : 0;
+}
+
+/* ---- replaying the journal ---- */
+
+static bool
+load_interaction(struct state *st, const struct jval *v)
+{
+	struct condition	*c;
+	struct rec		 q;
+
+	if (!rec_from_jval(v, true, &q))
+		return false;
+	if ((c = lookup_sv(st, q.f[I_KEY])) == NULL)
+		return false;	/* a question before its condition */
+	store_interaction(c, &q, v->raw, v->rawlen);
+	return true;
+}
+
+static bool
+load_seen(struct state *st, const struct jval *list)
+{
+	uint8_t	 ident[16], content[16];
+	size_t	 i;
+
+	if (list->type != J_ARRAY)
+		return false;
+	for (i = 0; i < list->n; i++) {
+		const struct jval *e = list->items[i];
+		if (e->type != J_ARRAY || e->n != 3 ||
+		    !is_hex(sv_json(e->items[0]), 32) ||
+		    !is_hex(sv_json(e->items[1]), 32) ||
+		    e->items[2]->type != J_NUMBER || !e->items[2]->integer)
+			return false;
+		hex_to_bytes(e->items[0]->s, ident, 16);
+		hex_to_bytes(e->items[1]->s, content, 16);
+		seen_add(st, ident, content, strtoll(e->items[2]->s, NULL, 10));
+	}
+	return true;
+}
+
+bool
+state_load_record(struct state *st, struct arena *a, const char *line,
+    size_t len)
+{
+	struct jparse_error	 e;
+	struct jval		*r, *seq, *at, *ev, *n, *qs, *seen;
+	struct rec		 nr;
+	struct condition	*c;
+	size_t			 i;
+
+	if ((r = json_parse(a, line, len, &e)) == NULL || r->type != J_OBJECT)
+		return false;
+	if (json_get(r, "arc_journal") != NULL)
+		return true;	/* the header */
+	seq = json_get(r, "seq");
+	at = json_get(r, "at");
+	if (seq == NULL || seq->type != J_NUMBER || !seq->integer ||
+	    at == NULL || at->type != J_STRING)
+		return false;
+	st->seq = strtoull(seq->s, NULL, 10);
+	if ((ev = json_get(r, "event")) != NULL) {
+		struct sv ident = sv_json(json_get(ev, "ident"));
+		struct sv hash = sv_json(json_get(ev, "hash"));
+		uint8_t ib[16], hb[16];
+		if (!is_hex(ident, 64) || !is_hex(hash, 64))
+			return false;
+		hex_to_bytes(ident.p, ib, 16);
+		hex_to_bytes(hash.p, hb, 16);
+		seen_add(st, ib, hb, seconds_of(at->s, at->len));
+	}
+	if ((n = json_get(r, "notification")) != NULL) {
+		if (!rec_from_jval(n, false, &nr))
+			return false;
+		c = lookup_or_add(st, nr.f[N_KEY]);
+		/* A new lifecycle under the key drops the old question. */
+		if (!same_lifecycle(c, nr.f[N_ID]))
+			store_interaction(c, NULL, NULL, 0);
+		store_notification(c, &nr, n->raw, n->rawlen);
+	}
+	if ((qs = json_get(r, "interactions")) != NULL) {
+		if (qs->type != J_ARRAY)
+			return false;
+		for (i = 0; i < qs->n; i++)
+			if (!load_interaction(st, qs->items[i]))
+				return false;
+	}
+	if ((seen = json_get(r, "seen")) != NULL && !load_seen(st, seen))
+		return false;
+	return true;
+}
+
+/* ---- applying events ---- */
+
+struct event {
+	enum event_type		 type;
+	const struct jval	*root, *sender, *context, *request, *spec;
+	const struct jval	*response;
+	struct sv		 event_id, key;
+	bool			 keyless;
+	char			 ident[ARC_HEX_DIGEST], hash[ARC_HEX_DIGEST];
+};
+
+static const struct kind_default {
+	const char *kind, *type, *priority, *title;
+} kind_defaults[] = {
+	{ "information", "info", "normal", "Update from %s" },
+	{ "question", "input_required", "high", "%s needs input" },
+	{ "permission", "permission_required", "high", "%s needs permission" },
+	{ "blocked", "blocked", "high", "%s is blocked" },
+	{ "failure", "error", "high", "%s reported a failure" },
+	{ "completion", "completed", "normal", "%s completed work" },
+};
+
+static const struct kind_default *
+kind_default(struct sv kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kind_defaults) / sizeof(kind_defaults[0]); i++)
+		if (sv_eq(kind, kind_defaults[i].kind))
+			return &kind_defaults[i];
+	return &kind_defaults[0];	/* unreachable for a valid event */
+}
+
+static void
+event_read(struct arena *a, const struct jval *root, struct event *ev)
+{
+	struct buf	 b = { 0 };
+	struct sv	 sender_id;
+	const struct jval *key;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->root = root;
+	ev->type = arc_event_type(root);
+	ev->sender = json_get(root, "sender");
+	ev->context = json_get(root, "context");
+	ev->request = json_get(root, "request");
+	ev->spec = json_get(ev->request, "response");
+	ev->response = json_get(root, "response");
+	ev->event_id = sv_json(json_get(root, "event_id"));
+	sender_id = sv_json(json_get(ev->sender, "id"));
+
+	buf_put(&b, sender_id.p, sender_id.n);
+	buf_putc(&b, '\n');
+	buf_put(&b, ev->event_id.p, ev->event_id.n);
+	sha256_hex(b.p, b.len, ev->ident);
+	b.len = 0;
+	canonical_value(&b, root);
+	sha256_hex(b.p, b.len, ev->hash);
+	buf_free(&b);
+
+	key = json_get(ev->request, "key");
+	if (key != NULL && !json_blank(key)) {
+		ev->key = sv_json(key);
+	} else {
+		/* Keyless: the identity is derived from sender and event. */
+		char *k = arena_alloc(a, 4 + ARC_HEX_DIGEST);
+		memcpy(k, "arc:", 4);
+		memcpy(k + 4, ev->ident, ARC_HEX_DIGEST);
+		ev->key = sv_str(k);
+		ev->keyless = true;
+	}
+}
+
+/* NAME of the kind table's default titles. */
+static struct sv
+sender_display_name(const struct event *ev)
+{
+	const struct jval *name = json_get(ev->sender, "name");
+
+	return name != NULL ? sv_json(name) : sv_json(json_get(ev->sender, "id"));
+}
+
+static struct sv
+effective_title(struct arena *a, const struct event *ev)
+{
+	const struct jval	*title = json_get(ev->request, "title");
+	struct buf		 b = { 0 };
+	struct sv		 out, name;
+	const char		*fmt, *pct;
+
+	if (title != NULL)
+		return sv_json(title);
+	fmt = kind_default(sv_json(json_get(ev->request, "kind")))->title;
+	name = sender_display_name(ev);
+	pct = strstr(fmt, "%s");
+	buf_put(&b, fmt, (size_t)(pct - fmt));
+	buf_put(&b, name.p, name.n);
+	buf_puts(&b, pct + 2);
+	out = sv_buf(a, &b);
+	buf_free(&b);
+	return out;
+}
+
+static struct sv
+context_str(const struct event *ev, const char *name)
+{
+	return sv_json(json_get(ev->context, name));
+}
+
+/* The last part of a working directory, for the project column. */
+static struct sv
+cwd_project(const struct event *ev)
+{
+	struct sv cwd = context_str(ev, "cwd"), out = { NULL, 0 };
+	size_t end, start;
+
+	if (cwd.p == NULL)
+		return out;
+	for (end = cwd.n; end > 0 && cwd.p[end - 1] == '/'; end--)
+		;
+	for (start = end; start > 0 && cwd.p[start - 1] != '/'; start--)
+		;
+	if (end > start) {
+		out.p = cwd.p + start;
+		out.n = end - start;
+	}
+	return out;
+}
+
+/* Sets the visible state that created and updated events replace. */
+static void
+set_visible(struct arena *a, struct rec *n, const struct event *ev,
+    const char *now)
+{
+	struct sv		 kind = sv_json(json_get(ev->request, "kind"));
+	const struct kind_default *d = kind_default(kind);
+	const struct jval	*ext = json_get(json_get(ev->root, "extensions"),
+	    "x-agentnotify");
+	const struct jval	*prio = json_get(ev->request, "priority");
+	const struct jval	*type = json_get(ext, "notification_type");
+
+	n->f[N_KIND] = kind;
+	n->f[N_TYPE] = type != NULL ? sv_json(type) : sv_str(d->type);
+	n->f[N_PRIORITY] = prio != NULL ? sv_json(prio) : sv_str(d->priority);
+	n->f[N_TITLE] = effective_title(a, ev);
+	n->f[N_MESSAGE] = sv_json(json_get(ev->request, "message"));
+	n->f[N_UPDATED_AT] = sv_str(now);
+	n->f[N_EVENT_ID] = ev->event_id;
+}
+
+static struct sv
+mint(struct arena *a, const char *prefix)
+{
+	char *id = arena_alloc(a, 40);
+
+	mint_id(prefix, id, 40);
+	return sv_str(id);
+}
+
+static void
+new_notification(struct arena *a, struct rec *n, const struct event *ev,
+    const char *now)
+{
+	struct sv instance = sv_json(json_get(ev->sender, "instance_id"));
+	struct sv project = context_str(ev, "project");
+
+	memset(n, 0, sizeof(*n));
+	n->f[N_ID] = mint(a, "ntf_");
+	n->f[N_KEY] = ev->key;
+	n->f[N_STATUS] = sv_str("active");
+	set_visible(a, n, ev, now);
+	n->f[N_AGENT] = sv_json(json_get(ev->sender, "id"));
+	n->f[N_AGENT_NAME] = sv_json(json_get(ev->sender, "name"));
+	n->f[N_AGENT_INSTANCE] = instance.p ? instance :
+	    context_str(ev, "session_id");
+	n->f[N_PROJECT] = project.p ? project : cwd_project(ev);
+	n->f[N_SESSION_ID] = context_str(ev, "session_id");
+	n->f[N_CORRELATION_ID] = context_str(ev, "correlation_id");
+	n->f[N_CREATED_AT] = sv_str(now);
+}
+
+/* The answer specification of a question, as a person sees it. */
+struct spec {
+	struct sv	 kind, choices, text_max_length, expires_at;
+};
+
+static void
+spec_from_event(struct arena *a, const struct jval *s, struct spec *sp)
+{
+	const struct jval	*choices = json_get(s, "choices");
+	const struct jval	*max = json_get(s, "text_max_length");
+	struct buf		 b = { 0 };
+	size_t			 i;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->kind = sv_json(json_get(s, "kind"));
+	sp->expires_at = sv_json(json_get(s, "expires_at"));
+	if (sv_eq(sp->kind, "text")) {
+		sp->text_max_length = max ? (struct sv){ max->s, max->len } :
+		    sv_str("500");
+		return;
+	}
+	/* Choices in offered order, members in canonical (sorted) order. */
+	buf_putc(&b, '[');
+	for (i = 0; choices != NULL && i < choices->n; i++) {
+		const struct jval *c = choices->items[i];
+		const struct jval *detail = json_get(c, "detail");
+		const struct jval *id = json_get(c, "id");
+		const struct jval *label = json_get(c, "label");
+		if (i)
+			buf_putc(&b, ',');
+		buf_putc(&b, '{');
+		if (detail != NULL) {
+			buf_puts(&b, "\"detail\":");
+			buf_json_str(&b, detail->s, detail->len);
+			buf_putc(&b, ',');
+		}
+		buf_puts(&b, "\"id\":");
+		buf_json_str(&b, id->s, id->len);
+		buf_puts(&b, ",\"label\":");
+		buf_json_str(&b, label->s, label->len);
+		buf_putc(&b, '}');
+	}
+	buf_putc(&b, ']');
+	sp->choices = sv_buf(a, &b);
+	buf_free(&b);
+}
+
+static void
+spec_from_question(const struct rec *q, struct spec *sp)
+{
+	sp->kind = q->f[I_KIND];
+	sp->choices = q->f[I_CHOICES];
+	sp->text_max_length = q->f[I_TEXT_MAX_LENGTH];
+	sp->expires_at = q->f[I_EXPIRES_AT];
+}
+
+/* SHA-256 of the RFC 8785 form of the question as displayed. */
+static struct sv
+question_digest(struct arena *a, struct sv key, struct sv kind,
+    struct sv title, struct sv message, const struct spec *sp)
+{
+	struct buf	 b = { 0 };
+	char		*hex = arena_alloc(a, ARC_HEX_DIGEST);
+
+	buf_puts(&b, "{\"key\":");
+	buf_json_str(&b, key.p, key.n);
+	buf_puts(&b, ",\"kind\":");
+	buf_json_str(&b, kind.p, kind.n);
+	buf_puts(&b, ",\"message\":");
+	buf_json_str(&b, message.p, message.n);
+	buf_puts(&b, ",\"response\":{");
+	if (sv_eq(sp->kind, "text")) {
+		buf_puts(&b, "\"expires_at\":");
+		buf_json_str(&b, sp->expires_at.p, sp->expires_at.n);
+		buf_puts(&b, ",\"kind\":\"text\",\"text_max_length\":");
+		buf_put(&b, sp->text_max_length.p, sp->text_max_length.n);
+	} else {
+		buf_puts(&b, "\"choices\":");
+		buf_put(&b, sp->choices.p, sp->choices.n);
+		buf_puts(&b, ",\"expires_at\":");
+		buf_json_str(&b, sp->expires_at.p, sp->expires_at.n);
+		buf_puts(&b, ",\"kind\":");
+		buf_json_str(&b, sp->kind.p, sp->kind.n);
+	}
+	buf_puts(&b, "},\"title\":");
+	buf_json_str(&b, title.p, title.n);
+	buf_putc(&b, '}');
+	sha256_hex(b.p, b.len, hex);
+	buf_free(&b);
+	return sv_str(hex);
+}
+
+static bool
+due(struct sv expires_at, const char *now)
+{
+	struct arc_instant e, t;
+
+	return rfc3339_parse(expires_at.p, expires_at.n, &e) &&
+	    rfc3339_parse(now, strlen(now), &t) && instant_cmp(&e, &t) <= 0;
+}
+
+static void
+open_question(struct arena *a, struct rec *q, const struct rec *n,
+    const struct event *ev, const struct rec *old, const struct spec *sp,
+    struct sv digest, const char *now)
+{
+	char		*nonce = arena_alloc(a, 32);
+	static const int carried[] = { I_SESSION_ID, I_TURN_ID,
+	    I_NATIVE_REQUEST_ID };
+	static const char *const names[] = { "session_id", "turn_id",
+	    "native_request_id" };
+	size_t		 i;
+
+	memset(q, 0, sizeof(*q));
+	mint_nonce(nonce);
+	q->f[I_ID] = mint(a, "int_");
+	q->f[I_KEY] = n->f[N_KEY];
+	q->f[I_NOTIFICATION_ID] = n->f[N_ID];
+	q->f[I_KIND] = sp->kind;
+	q->f[I_TITLE] = n->f[N_TITLE];
+	q->f[I_PROMPT] = n->f[N_MESSAGE];
+	if (!sv_eq(sp->kind, "text"))
+		q->f[I_CHOICES] = sp->choices;
+	else
+		q->f[I_TEXT_MAX_LENGTH] = sp->text_max_length;
+	q->f[I_EXPIRES_AT] = sp->expires_at;
+	q->f[I_STATUS] = sv_str(due(sp->expires_at, now) ? "expired" :
+	    "pending");
+	q->f[I_DIGEST] = digest;
+	q->f[I_NONCE] = sv_str(nonce);
+	/* Correlation from this event, else from the question it replaces. */
+	for (i = 0; i < 3; i++) {
+		q->f[carried[i]] = context_str(ev, names[i]);
+		if (q->f[carried[i]].p == NULL && old != NULL)
+			q->f[carried[i]] = old->f[carried[i]];
+	}
+	q->f[I_CREATED_AT] = sv_str(now);
+	q->f[I_UPDATED_AT] = sv_str(now);
+}
+
+/* What one accepted event did, to be written as one journal record. */
+struct change {
+	struct rec	 n;
+	bool		 has_n;
+	struct rec	 q[2];	/* a superseded question, then its successor */
+	int		 nq;
+	struct rec	*current;	/* the condition's question after it */
+};
+
+static void
+change_add_question(struct change *ch, const struct rec *q)
+{
+	ch->q[ch->nq] = *q;
+	ch->current = &ch->q[ch->nq];
+	ch->nq++;
+}
+
+/* Turns a due pending question into an expired one; true when it did. */
+static bool
+settle_expiry(struct rec *q, const char *now)
+{
+	if (!sv_eq(q->f[I_STATUS], "pending") || !due(q->f[I_EXPIRES_AT], now))
+		return false;
+	q->f[I_STATUS] = sv_str("expired");
+	q->f[I_UPDATED_AT] = sv_str(now);
+	return true;
+}
+
+static void
+write_record(struct state *st, const struct event *ev, const char *now,
+    const struct change *ch, struct buf *out)
+{
+	int i;
+
+	buf_printf(out, "{\"seq\":%llu,\"at\":", (unsigned long long)++st->seq);
+	buf_json_cstr(out, now);
+	if (ev != NULL) {
+		struct sv sender = sv_json(json_get(ev->sender, "id"));
+		struct sv type = sv_json(json_get(ev->root, "event_type"));
+		buf_puts(out, ",\"event\":{\"ident\":");
+		buf_json_cstr(out, ev->ident);
+		buf_puts(out, ",\"hash\":");
+		buf_json_cstr(out, ev->hash);
+		buf_puts(out, ",\"sender\":");
+		buf_json_str(out, sender.p, sender.n);
+		buf_puts(out, ",\"event_id\":");
+		buf_json_str(out, ev->event_id.p, ev->event_id.n);
+		buf_puts(out, ",\"type\":");
+		buf_json_str(out, type.p, type.n);
+		buf_putc(out, '}');
+	}
+	if (ch->has_n) {
+		buf_puts(out, ",\"notification\":");
+		rec_write(out, &ch->n, false);
+	}
+	if (ch->nq > 0) {
+		buf_puts(out, ",\"interactions\":[");
+		for (i = 0; i < ch->nq; i++) {
+			if (i)
+				buf_putc(out, ',');
+			rec_write(out, &ch->q[i], true);
+		}
+		buf_putc(out, ']');
+	}
+	buf_puts(out, "}\n");
+}
+
+/* Makes the change the condition's state, as replaying its record would. */
+static void
+commit_change(struct state *st, const struct change *ch)
+{
+	struct condition	*c;
+	struct buf		 b = { 0 };
+	int			 i;
+
+	if (ch->has_n) {
+		c = lookup_or_add(st, ch->n.f[N_KEY]);
+		rec_write(&b, &ch->n, false);
+		if (!same_lifecycle(c, ch->n.f[N_ID]))
+			store_interaction(c, NULL, NULL, 0);
+		store_notification(c, &ch->n, b.p, b.len);
+	}
+	for (i = 0; i < ch->nq; i++) {
+		c = lookup_sv(st, ch->q[i].f[I_KEY]);
+		b.len = 0;
+		rec_write(&b, &ch->q[i], true);
+		store_interaction(c, &ch->q[i], b.p, b.len);
+	}
+	buf_free(&b);
+}
+
+static void
+body_records(struct buf *body, struct sv key, const struct condition *c)
+{
+	buf_puts(body, "\"key\":");
+	buf_json_str(body, key.p, key.n);
+	buf_puts(body, ",\"notification\":");
+	buf_puts(body, c != NULL && c->notification ? c->notification : "null");
+	buf_puts(body, ",\"interaction\":");
+	buf_puts(body, c != NULL && c->interaction ? c->interaction : "null");
+}
+
+static void
+reject(struct applied *res, struct buf *body, struct sv key,
+    enum arc_code code, const char *path, const char *state,
+    const char *message)
+{
+	res->code = code;
+	res->path = path;
+	res->status = arc_code_status(code);
+	res->state = state;
+	strlcpy(res->message, message, sizeof(res->message));
+	buf_puts(body, "\"key\":");
+	buf_json_str(body, key.p, key.n);
+	buf_puts(body, ",\"error\":{\"code\":");
+	buf_json_cstr(body, arc_code_name(code));
+	buf_puts(body, ",\"message\":");
+	buf_json_cstr(body, message);
+	buf_puts(body, ",\"path\":");
+	buf_json_cstr(body, path);
+	if (state != NULL) {
+		buf_puts(body, ",\"state\":");
+		buf_json_cstr(body, state);
+	}
+	buf_putc(body, '}');
+}
+
+/* created on an active condition, or updated: replace what is shown. */
+static void
+update_condition(struct arena *a, const struct event *ev, struct rec *n,
+    struct rec *q, bool has_q, const char *now, struct change *ch)
+{
+	struct spec	 sp;
+	struct sv	 digest;
+	bool		 pending, has_spec = true;
+	struct rec	 nq;
+
+	set_visible(a, n, ev, now);
+	ch->n = *n;
+	ch->has_n = true;
+	if (has_q && settle_expiry(q, now))
+		change_add_question(ch, q);
+	pending = has_q && sv_eq(q->f[I_STATUS], "pending");
+	if (ev->spec != NULL)
+		spec_from_event(a, ev->spec, &sp);
+	else if (pending)
+		spec_from_question(q, &sp);	/* carries over, pending only */
+	else
+		has_spec = false;
+	if (!has_spec)
+		return;
+	digest = question_digest(a, n->f[N_KEY], n->f[N_KIND], n->f[N_TITLE],
+	    n->f[N_MESSAGE], &sp);
+	if (pending && sv_same(digest, q->f[I_DIGEST]))
+		return;	/* nothing a person sees changed */
+	if (pending) {
+		q->f[I_STATUS] = sv_str("superseded");
+		q->f[I_UPDATED_AT] = sv_str(now);
+		change_add_question(ch, q);
+	}
+	open_question(a, &nq, n, ev, has_q ? q : NULL, &sp, digest, now);
+	change_add_question(ch, &nq);
+}
+
+static void
+create_condition(struct arena *a, const struct event *ev, const char *now,
+    struct change *ch)
+{
+	struct spec	 sp;
+	struct rec	 q;
+
+	new_notification(a, &ch->n, ev, now);
+	ch->has_n = true;
+	if (ev->spec == NULL)
+		return;
+	spec_from_event(a, ev->spec, &sp);
+	open_question(a, &q, &ch->n, ev, NULL, &sp, question_digest(a,
+	    ch->n.f[N_KEY], ch->n.f[N_KIND], ch->n.f[N_TITLE],
+	    ch->n.f[N_MESSAGE], &sp), now);
+	change_add_question(ch, &q);
+}
+
+static void
+resolve_condition(const struct event *ev, struct rec *n, struct rec *q,
+    bool has_q, const char *now, struct change *ch)
+{
+	const struct jval *outcome = json_get(ev->request, "outcome");
+
+	n->f[N_STATUS] = sv_str("resolved");
+	n->f[N_OUTCOME] = sv_json(outcome);
+	n->f[N_RESOLVED_AT] = sv_str(now);
+	n->f[N_UPDATED_AT] = sv_str(now);
+	n->f[N_EVENT_ID] = ev->event_id;
+	ch->n = *n;
+	ch->has_n = true;
+	if (!has_q)
+		return;
+	if (settle_expiry(q, now)) {
+		change_add_question(ch, q);
+		return;
+	}
+	if (!sv_eq(q->f[I_STATUS], "pending"))
+		return;
+	/* Resolving withdraws the question still open under the key. */
+	q->f[I_STATUS] = sv_str(json_is(outcome, "expired") ? "expired" :
+	    json_is(outcome, "superseded") ? "superseded" : "cancelled");
+	q->f[I_UPDATED_AT] = sv_str(now);
+	change_add_question(ch, q);
+}
+
+/* The answer of a stored response, or of an event's response. */
+static bool
+same_answer(struct arena *a, struct sv stored, const struct jval *r)
+{
+	struct jparse_error	 e;
+	const struct jval	*s;
+	const char		*names[] = { "response_id", "choice_id", "text" };
+	size_t			 i;
+
+	if ((s = json_parse(a, stored.p, stored.n, &e)) == NULL)
+		return false;
+	for (i = 0; i < 3; i++) {
+		const struct jval *x = json_get(s, names[i]);
+		const struct jval *y = json_get(r, names[i]);
+		if (x != NULL && x->type == J_NULL)
+			x = NULL;
+		if ((x == NULL) != (y == NULL))
+			return false;
+		if (x != NULL && !sv_same(sv_json(x), sv_json(y)))
+			return false;
+	}
+	return true;
+}
+
+static const char *
+answer_shape_problem(struct arena *a, const struct rec *q,
+    const struct jval *r)
+{
+	const struct jval	*choice = json_get(r, "choice_id");
+	const struct jval	*text = json_get(r, "text");
+	struct jparse_error	 e;
+	const struct jval	*choices;
+	size_t			 i;
+
+	if (sv_eq(q->f[I_KIND], "text")) {
+		if (text == NULL)
+			return "a text question needs a text answer";
+		if (text->codepoints > strtoull(sv_cstr(a,
+		    q->f[I_TEXT_MAX_LENGTH]), NULL, 10))
+			return "the text is longer than the question allows";
+		return NULL;
+	}
+	if (choice == NULL)
+		return "a choice question needs a choice_id";
+	choices = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
+	for (i = 0; choices != NULL && i < choices->n; i++)
+		if (sv_same(sv_json(json_get(choices->items[i], "id")),
+		    sv_json(choice)))
+			return NULL;
+	return "choice_id is not one of the offered choices";
+}
+
+/* The six answer rules of ARC 0.2, in their order. */
+static void
+answer(struct arena *a, const struct event *ev, struct condition *c,
+    struct rec *n, struct rec *q, bool has_q, const char *now,
+    struct change *ch, struct buf *body, struct applied *res)
+{
+	const struct jval	*r = ev->response;
+	struct sv		 nonce = sv_json(json_get(r, "nonce"));
+	struct sv		 digest = sv_json(json_get(r, "digest"));
+	const char		*problem;
+	struct buf		 b = { 0 };
+	const struct jval	*v;
+
+	if (c == NULL || !has_q) {
+		reject(res, body, ev->key, ARC_NOT_FOUND, "/request/key", NULL,
+		    "no question under this key");
+		return;
+	}
+	(void)settle_expiry(q, now);	/* judged, not written, if rejected */
+	if (sv_eq(q->f[I_STATUS], "answered")) {
+		if (same_answer(a, q->f[I_RESPONSE], r)) {
+			res->replayed = true;
+			return;
+		}
+		reject(res, body, ev->key, ARC_CONFLICT,
+		    "/response/response_id", NULL,
+		    "the question is already answered");
+		return;
+	}
+	if (!sv_eq(q->f[I_STATUS], "pending")) {
+		reject(res, body, ev->key, ARC_NOT_OPEN, "/request/key",
+		    sv_cstr(a, q->f[I_STATUS]), "the question is not open");
+		return;
+	}
+	if (!sv_same(digest, q->f[I_DIGEST])) {
+		reject(res, body, ev->key, ARC_DIGEST_MISMATCH,
+		    "/response/digest", NULL,
+		    "the answer is for a question that has since changed");
+		return;
+	}
+	if (nonce.p == NULL || !secret_equal(nonce.p, nonce.n,
+	    q->f[I_NONCE].p, q->f[I_NONCE].n)) {
+		reject(res, body, ev->key, ARC_NONCE_MISMATCH,
+		    "/response/nonce", NULL,
+		    "the answer does not carry the question's nonce");
+		return;
+	}
+	if ((problem = answer_shape_problem(a, q, r)) != NULL) {
+		reject(res, body, ev->key, ARC_INVALID_ANSWER,
+		    json_get(r, "text") ? "/response/text" :
+		    "/response/choice_id", NULL, problem);
+		return;
+	}
+
+	buf_puts(&b, "{\"response_id\":");
+	v = json_get(r, "response_id");
+	buf_json_str(&b, v->s, v->len);
+	if ((v = json_get(r, "choice_id")) != NULL) {
+		buf_puts(&b, ",\"choice_id\":");
+		buf_json_str(&b, v->s, v->len);
+	} else {
+		v = json_get(r, "text");
+		buf_puts(&b, ",\"text\":");
+		buf_json_str(&b, v->s, v->len);
+	}
+	buf_puts(&b, ",\"source\":");
+	v = json_get(r, "source");
+	v ? buf_json_str(&b, v->s, v->len) : buf_puts(&b, "null");
+	buf_puts(&b, ",\"device_id\":");
+	v = json_get(r, "device_id");
+	v ? buf_json_str(&b, v->s, v->len) : buf_puts(&b, "null");
+	buf_puts(&b, ",\"accepted_at\":");
+	buf_json_cstr(&b, now);
+	buf_putc(&b, '}');
+	q->f[I_RESPONSE] = sv_buf(a, &b);
+	buf_free(&b);
+	q->f[I_STATUS] = sv_str("answered");
+	q->f[I_ANSWERED_AT] = sv_str(now);
+	q->f[I_UPDATED_AT] = sv_str(now);
+	change_add_question(ch, q);
+	/* An answered condition no longer waits for attention. */
+	n->f[N_STATUS] = sv_str("resolved");
+	n->f[N_OUTCOME] = sv_str("answered");
+	n->f[N_RESOLVED_AT] = sv_str(now);
+	n->f[N_UPDATED_AT] = sv_str(now);
+	n->f[N_EVENT_ID] = ev->event_id;
+	ch->n = *n;
+	ch->has_n = true;
+}
+
+void
+state_apply(struct state *st, struct arena *a, const struct jval *root,
+    const char *now, struct buf *records, struct buf *body,
+    struct applied *res)
+{
+	struct event		 ev;
+	struct condition	*c;
+	struct rec		 n, q;
+	struct change		 ch;
+	struct seen		*seen;
+	bool			 has_n = false, has_q = false;
+	uint8_t			 ident[16], content[16];
+
+	memset(res, 0, sizeof(*res));
+	memset(&ch, 0, sizeof(ch));
+	event_read(a, root, &ev);
+	hex_to_bytes(ev.ident, ident, 16);
+	hex_to_bytes(ev.hash, content, 16);
+	c = lookup_sv(st, ev.key);
+
+	/* The same sender and event_id: a retry, or a reused id. */
+	if ((seen = seen_find(st, ident)) != NULL) {
+		if (memcmp(seen->content, content, 16) != 0) {
+			reject(res, body, ev.key, ARC_CONFLICT, "/event_id",
+			    NULL, "event_id was already used for a different "
+			    "event");
+			return;
+		}
+		res->status = 200;
+		res->replayed = true;
+		body_records(body, ev.key, c);
+		return;
+	}
+	/* A keyless creation replays for ever, past the idempotency window. */
+	if (ev.keyless && c != NULL) {
+		res->status = 200;
+		res->replayed = true;
+		body_records(body, ev.key, c);
+		return;
+	}
+	if (c != NULL) {
+		has_n = rec_parse(a, c->notification, false, &n);
+		has_q = c->interaction != NULL &&
+		    rec_parse(a, c->interaction, true, &q);
+		if (!has_n)
+			errx(EXIT_SYSTEM, "internal error: unreadable record");
+	}
+	res->status = 200;
+	switch (ev.type) {
+	case EV_CREATED:
+		if (has_n && sv_eq(n.f[N_STATUS], "active")) {
+			update_condition(a, &ev, &n, &q, has_q, now, &ch);
+		} else {
+			create_condition(a, &ev, now, &ch);
+			res->status = 201;
+		}
+		break;
+	case EV_UPDATED:
+		if (!has_n || !sv_eq(n.f[N_STATUS], "active")) {
+			reject(res, body, ev.key, ARC_NOT_FOUND, "/request/key",
+			    NULL, "no active condition under this key");
+			return;
+		}
+		update_condition(a, &ev, &n, &q, has_q, now, &ch);
+		break;
+	case EV_RESOLVED:
+		if (!has_n) {
+			reject(res, body, ev.key, ARC_NOT_FOUND, "/request/key",
+			    NULL, "no condition under this key");
+			return;
+		}
+		if (sv_eq(n.f[N_STATUS], "active"))
+			resolve_condition(&ev, &n, &q, has_q, now, &ch);
+		break;	/* already resolved: idempotent */
+	case EV_SUBMITTED:
+		answer(a, &ev, c, &n, &q, has_q, now, &ch, body, res);
+		if (res->code != ARC_OK)
+			return;
+		break;
+	default:
+		errx(EXIT_SYSTEM, "internal error: unvalidated event");
+	}
+	/* Accepted: remembered, recorded, and made the current state. */
+	write_record(st, &ev, now, &ch, records);
+	commit_change(st, &ch);
+	seen_add(st, ident, content, seconds_of(now, strlen(now)));
+	res->changed = true;
+	body_records(body, ev.key, lookup_sv(st, ev.key));
+}
+
+bool
+state_expire(struct state *st, struct arena *a, const char *key,
+    const char *now, struct buf *records)
+{
+	struct condition	*c = state_lookup(st, key);
+	struct change		 ch;
+	struct rec		 q;
+
+	if (c == NULL || c->interaction == NULL ||
+	    condition_qstatus(c, now) != Q_EXPIRED || c->qstatus != Q_PENDING)
+		return false;
+	if (!rec_parse(a, c->interaction, true, &q))
+		errx(EXIT_SYSTEM, "internal error: unreadable record");
+	memset(&ch, 0, sizeof(ch));
+	if (!settle_expiry(&q, now))
+		return false;
+	change_add_question(&ch, &q);
+	write_record(st, NULL, now, &ch, records);
+	commit_change(st, &ch);
+	return true;
+}
+
+/* ---- compaction ---- */
+
+struct compact_ctx {
+	struct state	*st;
+	const char	*now;
+	struct buf	*out;
+};
+
+static void
+compact_condition(const struct condition *c, void *arg)
+{
+	struct compact_ctx *cx = arg;
+
+	buf_printf(cx->out, "{\"seq\":%llu,\"at\":",
+	    (unsigned long long)++cx->st->seq);
+	buf_json_cstr(cx->out, cx->now);
+	buf_puts(cx->out, ",\"notification\":");
+	buf_puts(cx->out, c->notification);
+	if (c->interaction != NULL) {
+		buf_puts(cx->out, ",\"interactions\":[");
+		buf_puts(cx->out, c->interaction);
+		buf_putc(cx->out, ']');
+	}
+	buf_puts(cx->out, "}\n");
+}
+
+void
+state_compact(struct state *st, const char *now, int64_t window,
+    struct buf *out)
+{
+	struct compact_ctx	 cx = { st, now, out };
+	int64_t			 since = seconds_of(now, strlen(now)) - window;
+	size_t			 i, k, in_chunk = 0;
+	static const char	 hex[] = "0123456789abcdef";
+
+	buf_puts(out, JOURNAL_HEADER "\n");
+	state_foreach(st, compact_condition, &cx);
+	for (i = 0; i < st->seen_cap; i++) {
+		const struct seen *s = &st->seen[i];
+		char h[33], c[33];
+		if (!s->used || s->at < since)
+			continue;
+		for (k = 0; k < 16; k++) {
+			h[2 * k] = hex[s->ident[k] >> 4];
+			h[2 * k + 1] = hex[s->ident[k] & 15];
+			c[2 * k] = hex[s->content[k] >> 4];
+			c[2 * k + 1] = hex[s->content[k] & 15];
+		}
+		h[32] = c[32] = '\0';
+		if (in_chunk == 0) {
+			buf_printf(out, "{\"seq\":%llu,\"at\":",
+			    (unsigned long long)++st->seq);
+			buf_json_cstr(out, now);
+			buf_puts(out, ",\"seen\":[");
+		} else {
+			buf_putc(out, ',');
+		}
+		buf_printf(out, "[\"%s\",\"%s\",%lld]", h, c,
+		    (long long)s->at);
+		if (++in_chunk == 512) {
+			buf_puts(out, "]}\n");
+			in_chunk = 0;
+		}
+	}
+	if (in_chunk > 0)
+		buf_puts(out, "]}\n");
+}

@@ -1,0 +1,100 @@
+/*
+ * Conditions in memory, and the records that carry them to the journal.
+ *
+ * A condition is the latest lifecycle under one key: its notification
+ * record and its current question (interaction record), each kept as the
+ * exact JSON text last written, parsed again only when an event touches
+ * it.  Replaying the journal therefore costs one parse per record and no
+ * per-field allocation.
+ */
+#ifndef ARCSTATE_H
+#define ARCSTATE_H
+
+#include "arc.h"
+
+/* A string view into a line, an arena or a record; p == NULL is null. */
+struct sv {
+	const char	*p;
+	size_t		 n;
+};
+
+enum { N_ID, N_KEY, N_STATUS, N_OUTCOME, N_KIND, N_TYPE, N_PRIORITY, N_TITLE,
+    N_MESSAGE, N_AGENT, N_AGENT_NAME, N_AGENT_INSTANCE, N_PROJECT,
+    N_SESSION_ID, N_CORRELATION_ID, N_CREATED_AT, N_UPDATED_AT,
+    N_RESOLVED_AT, N_EVENT_ID, N_FIELDS };
+
+enum { I_ID, I_KEY, I_NOTIFICATION_ID, I_KIND, I_TITLE, I_PROMPT, I_CHOICES,
+    I_TEXT_MAX_LENGTH, I_EXPIRES_AT, I_STATUS, I_DIGEST, I_NONCE,
+    I_SESSION_ID, I_TURN_ID, I_NATIVE_REQUEST_ID, I_CREATED_AT,
+    I_UPDATED_AT, I_ANSWERED_AT, I_RESPONSE, I_FIELDS };
+_Static_assert((int)I_FIELDS >= (int)N_FIELDS, "struct rec holds both");
+
+struct rec {
+	struct sv	 f[I_FIELDS];	/* the longer of the two */
+};
+
+enum qstatus { Q_NONE, Q_PENDING, Q_ANSWERED, Q_EXPIRED, Q_CANCELLED,
+    Q_SUPERSEDED };
+enum priority { P_LOW, P_NORMAL, P_HIGH, P_CRITICAL };
+
+struct condition {
+	char		*key;
+	char		*notification;	/* JSON text */
+	char		*interaction;	/* JSON text, or NULL */
+	/* What arc-status and arc-wait read without parsing: */
+	bool		 active;
+	enum priority	 priority;
+	enum qstatus	 qstatus;	/* as recorded; see condition_qstatus */
+	char		*expires_at;	/* of the current question */
+};
+
+struct state;
+
+struct state	*state_new(void);
+void		 state_free(struct state *);
+size_t		 state_count(const struct state *);
+uint64_t	 state_seq(const struct state *);
+
+/* Replays one journal record; false when it is not one. */
+bool		 state_load_record(struct state *, struct arena *,
+		    const char *, size_t);
+
+struct applied {
+	int		 status;	/* 200, 201, 400, 404, 409, 413 */
+	enum arc_code	 code;
+	bool		 replayed;
+	bool		 changed;	/* a record was appended */
+	const char	*path;	/* JSON Pointer of the member at fault */
+	const char	*state;	/* not_open: the question's status */
+	char		 message[160];
+};
+
+/*
+ * Applies one valid event at time now.  On acceptance the journal record is
+ * appended to *records and the result's body (key, notification,
+ * interaction, or error) to *body; a rejection changes nothing.
+ */
+void		 state_apply(struct state *, struct arena *, const struct jval *,
+		    const char *now, struct buf *records, struct buf *body,
+		    struct applied *);
+
+/* Marks the question under key expired if its deadline has passed. */
+bool		 state_expire(struct state *, struct arena *, const char *key,
+		    const char *now, struct buf *records);
+
+/* Writes the records that the current state and the window need. */
+void		 state_compact(struct state *, const char *now,
+		    int64_t window_seconds, struct buf *out);
+
+struct condition *state_lookup(struct state *, const char *key);
+void		 state_foreach(struct state *,
+		    void (*)(const struct condition *, void *), void *);
+enum qstatus	 condition_qstatus(const struct condition *, const char *now);
+bool		 rec_parse(struct arena *, const char *, bool interaction,
+		    struct rec *);
+const char	*qstatus_name(enum qstatus);
+const char	*priority_name(enum priority);
+
+#define JOURNAL_HEADER "{\"arc_journal\":1}"
+
+#endif /* ARCSTATE_H */

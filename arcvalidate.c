@@ -592,8 +592,11 @@ check_choice(struct vctx *c, const struct jval *o)
 static void
 check_response(struct vctx *c, const struct jval *o)
 {
-	bool has_choice = json_get(o, "choice_id") != NULL;
-	bool has_text = json_get(o, "text") != NULL;
+	const struct jval *choice = json_get(o, "choice_id");
+	const struct jval *text = json_get(o, "text");
+	/* A null member is reported as such, and counts as absent here. */
+	bool has_choice = choice != NULL && choice->type != J_NULL;
+	bool has_text = text != NULL && text->type != J_NULL;
 
 	check_members_any_type(c, o, response_fields);
 	if (has_choice == has_text)

@@ -12,13 +12,18 @@ LDLIBS	+= -lbsd -lmd
 COMMANDS = arc-validate arc-apply
 OBJS	 = arcfilter.o arcvalidate.o arcstate.o arcjournal.o arcjson.o \
 	   arctime.o arcdigest.o arcline.o
-MAN1	 = man/arc-validate.1
-MAN5	 =
+HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h
+MAN1	 = man/arc-validate.1 man/arc-apply.1
+MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7
+
+# Debian packages: to build, to test, to benchmark.
+DEBS	 = libcjson-dev libbsd-dev libmd-dev bats jq python3-jsonschema \
+	   mandoc time
 
 all: $(COMMANDS)
 
-$(OBJS): arc.h arccmd.h arcstate.h arcjournal.h
+$(OBJS): $(HEADERS)
 
 arc: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
@@ -29,17 +34,46 @@ $(COMMANDS): arc
 .c.o:
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $<
 
-check: all
+# Installs what is missing, and nothing when all is there.
+deps:
+	@missing=; for p in $(DEBS); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+	    grep -q '^install ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:$$missing"; \
+	    sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+	    $$sudo apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+	        --no-install-recommends $$missing >/dev/null; \
+	fi
+
+check: deps all
 	@t/run-tests
+
+lint-man:
+	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
+
+demo: deps all
+	@examples/demo
+
+bench: deps all bench/cjson-parse
+	@bench/run
+
+bench/cjson-parse: bench/cjson-parse.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
-	for c in $(COMMANDS); do install -m 755 arc $(DESTDIR)$(BINDIR)/$$c; done
+	install -m 755 arc $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS))
+	for c in $(wordlist 2,99,$(COMMANDS)); do \
+	    ln -f $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS)) \
+	        $(DESTDIR)$(BINDIR)/$$c; done
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 
 clean:
-	rm -f arc $(COMMANDS) *.o
+	rm -f arc $(COMMANDS) *.o bench/cjson-parse
 
-.PHONY: all check install clean
+.PHONY: all deps check lint-man demo bench install clean

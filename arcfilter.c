@@ -198,7 +198,7 @@ struct batch {
 
 /* Reads one line, then as many more as are ready without waiting. */
 static enum line_status
-batch_fill(struct line_reader *r, struct batch *b)
+batch_fill(struct line_reader *r, struct batch *b, size_t limit)
 {
 	enum line_status	 ls;
 	const char		*line;
@@ -220,7 +220,7 @@ batch_fill(struct line_reader *r, struct batch *b)
 		b->lineno[b->n] = r->lineno;
 		buf_put(&b->text, line, len);
 		b->n++;
-	} while (b->n < BATCH_LINES && b->text.len < BATCH_BYTES &&
+	} while (b->n < limit && b->text.len < BATCH_BYTES &&
 	    line_pending(r));
 	return LINE_OK;
 }
@@ -362,7 +362,8 @@ parse_duration(const char *s)
 static void
 apply_usage(FILE *f)
 {
-	fprintf(f, "usage: arc-apply [-q] [-j journal] [file ...]\n"
+	fprintf(f, "usage: arc-apply [-q] [-j journal] [--batch count] "
+	    "[file ...]\n"
 	    "       arc-apply [-j journal] --compact [--window duration]\n");
 }
 
@@ -373,6 +374,7 @@ apply_main(int argc, char **argv)
 		{ "journal", required_argument, NULL, 'j' },
 		{ "compact", no_argument, NULL, 'c' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -383,7 +385,7 @@ apply_main(int argc, char **argv)
 	struct batch		*b;
 	const char		*journal = NULL;
 	bool			 compact = false, quiet = false;
-	int64_t			 window = 7 * 86400;
+	int64_t			 window = 7 * 86400, limit = BATCH_LINES;
 	int			 ch, i, fd, status;
 	char			*stdin_only[] = { "-", NULL };
 
@@ -399,6 +401,15 @@ apply_main(int argc, char **argv)
 			if ((window = parse_duration(optarg)) < 0) {
 				warnx("--window takes a duration such as 7d, "
 				    "24h, 90m or 3600");
+				return EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			limit = parse_duration(optarg);	/* a plain count */
+			if (limit < 1 || limit > BATCH_LINES ||
+			    strspn(optarg, "0123456789") != strlen(optarg)) {
+				warnx("--batch takes a count from 1 to %d",
+				    BATCH_LINES);
 				return EXIT_USAGE;
 			}
 			break;
@@ -443,7 +454,8 @@ apply_main(int argc, char **argv)
 			continue;
 		}
 		line_reader_init(&r, fd, argv[i]);
-		while ((ls = batch_fill(&r, b)) != LINE_EOF || b->n > 0) {
+		while ((ls = batch_fill(&r, b, (size_t)limit)) != LINE_EOF ||
+		    b->n > 0) {
 			size_t k;
 
 			if (b->n > 0) {

@@ -497,6 +497,7 @@ static const struct command {
 } commands[] = {
 	{ "arc-validate", validate_main },
 	{ "arc-apply", apply_main },
+	{ "arc-status", status_main },
 };
 
 int

@@ -146,6 +146,7 @@ open_file(struct journal *j)
 	j->offset = 0;
 	state_free(j->st);
 	j->st = state_new();
+	state_set_file(j->st, j->fd);
 	return true;
 }
 
@@ -242,7 +243,7 @@ catch_up(struct journal *j)
 				return false;
 			}
 			if (!state_load_record(j->st, &j->arena,
-			    j->readbuf + start, len)) {
+			    j->readbuf + start, len, j->offset)) {
 				warnx("%s: damaged record at byte %llu; the "
 				    "journal cannot be read safely", j->path,
 				    (unsigned long long)j->offset);
@@ -333,7 +334,7 @@ write_all(int fd, const char *p, size_t n)
 bool
 journal_append(struct journal *j, const struct buf *records)
 {
-	uint64_t start = j->offset;
+	uint64_t start = j->offset, base;
 	int saved;
 
 	if (records->len == 0)
@@ -341,12 +342,13 @@ journal_append(struct journal *j, const struct buf *records)
 	if (j->offset == 0 && !write_all(j->fd, JOURNAL_HEADER "\n",
 	    sizeof(JOURNAL_HEADER)))
 		goto fail;
+	base = j->offset == 0 ? sizeof(JOURNAL_HEADER) : j->offset;
 	if (lseek(j->fd, 0, SEEK_END) == -1 ||
 	    !write_all(j->fd, records->p, records->len) ||
 	    fdatasync(j->fd) == -1)
 		goto fail;
-	j->offset += (j->offset == 0 ? sizeof(JOURNAL_HEADER) : 0) +
-	    records->len;
+	j->offset = base + records->len;
+	state_batch_stored(j->st, base);
 	return true;
 fail:
 	saved = errno;
@@ -370,7 +372,7 @@ journal_compact(struct journal *j, const char *now, int64_t window)
 
 	if (!journal_lock(j, true))
 		return false;
-	state_compact(j->st, now, window, &out);
+	state_compact(j->st, &j->arena, now, window, &out);
 	if (asprintf(&tmp, "%s.compact.%ld", j->path, (long)getpid()) == -1)
 		err(EXIT_SYSTEM, "asprintf");
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==

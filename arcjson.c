@@ -77,43 +77,49 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/* JSON.stringify's escaping, which RFC 8785 adopts: short forms, else \u00xx. */
+/*
+ * JSON.stringify's escaping, which RFC 8785 adopts: the short forms, \u00xx
+ * for other control characters, every other character as it is.  The
+ * worst case is reserved once, so the loop only copies.
+ */
 void
 buf_json_str(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t	 i, run;
+	char	*o;
+	size_t	 i;
 
-	buf_reserve(b, n + 2);
-	b->p[b->len++] = '"';
-	for (i = 0; i < n; i = run) {
-		for (run = i; run < n; run++) {
-			unsigned char c = (unsigned char)s[run];
-			if (c < 0x20 || c == '"' || c == '\\')
-				break;
+	if (n > (SIZE_MAX - 3) / 6)
+		errx(EXIT_SYSTEM, "string too long to quote");
+	buf_reserve(b, 6 * n + 2);
+	o = b->p + b->len;
+	*o++ = '"';
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			continue;
 		}
-		if (run > i)
-			buf_put(b, s + i, run - i);
-		if (run == n)
-			break;
-		switch (s[run]) {
-		case '"':  buf_put(b, "\\\"", 2); break;
-		case '\\': buf_put(b, "\\\\", 2); break;
-		case '\b': buf_put(b, "\\b", 2); break;
-		case '\f': buf_put(b, "\\f", 2); break;
-		case '\n': buf_put(b, "\\n", 2); break;
-		case '\r': buf_put(b, "\\r", 2); break;
-		case '\t': buf_put(b, "\\t", 2); break;
-		default: {
-			char u[6] = { '\\', 'u', '0', '0',
-			    hex[(unsigned char)s[run] >> 4],
-			    hex[(unsigned char)s[run] & 15] };
-			buf_put(b, u, 6);
+		*o++ = '\\';
+		switch (c) {
+		case '"':  *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		default:
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
 		}
-		}
-		run++;
 	}
-	buf_putc(b, '"');
+	*o++ = '"';
+	b->len = (size_t)(o - b->p);
+	b->p[b->len] = '\0';
 }
 
 void
@@ -300,6 +306,18 @@ utf8_put(char *o, unsigned cp)
 	return 4;
 }
 
+/* GCC's portable vectors: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
+typedef unsigned char v16 __attribute__((vector_size(16)));
+
+#define ONES8	UINT64_C(0x0101010101010101)
+#define HIGH8	UINT64_C(0x8080808080808080)
+
+static inline uint64_t
+has_zero(uint64_t v)
+{
+	return (v - ONES8) & ~v & HIGH8;
+}
+
 /* ps->p is just past the opening quote. */
 static bool
 parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
@@ -311,6 +329,32 @@ parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
 
 	/* First pass: check and measure. */
 	for (;;) {
+		/* Sixteen, then eight, plain ASCII bytes at a time: no quote,
+		 * backslash, control byte or high bit among them. */
+		while (ps->end - q >= 16) {
+			v16 v, special;
+			uint64_t half[2];
+			memcpy(&v, q, 16);
+			special = (v >= 0x80) | (v < 0x20) | (v == '"') |
+			    (v == '\\');
+			memcpy(half, &special, 16);
+			if (half[0] | half[1])
+				break;
+			q += 16;
+			count += 16;
+		}
+		while (ps->end - q >= 8) {
+			uint64_t v, special;
+			memcpy(&v, q, 8);
+			special = (v & HIGH8) |
+			    ((v - ONES8 * 0x20) & ~v & HIGH8) |
+			    has_zero(v ^ (ONES8 * '"')) |
+			    has_zero(v ^ (ONES8 * '\\'));
+			if (special)
+				break;
+			q += 8;
+			count += 8;
+		}
 		if (q >= ps->end)
 			return fail(ps, q, "unterminated string");
 		if (*q == '"')
@@ -466,22 +510,43 @@ member_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;	/* document order among equals */
 }
 
-/* Flags every member whose name an earlier member already has. */
+static unsigned
+name_bit(const struct jmember *m)
+{
+	unsigned h = (unsigned)m->namelen * 31;
+
+	if (m->namelen > 0)
+		h += (unsigned char)m->name[0] * 7 +
+		    (unsigned char)m->name[m->namelen - 1];
+	return h & 127;
+}
+
+/*
+ * Flags every member whose name an earlier member already has.  Small
+ * objects use a 128-bit filter so that names are compared only when two
+ * may be equal; large ones are sorted.
+ */
 static void
 mark_duplicates(struct parser *ps, struct jmember *m, size_t n)
 {
 	struct jmember	**sorted;
+	uint64_t	  filter[2] = { 0, 0 };
 	size_t		  i, j;
 
-	if (n < 16) {
-		for (i = 1; i < n; i++)
-			for (j = 0; j < i; j++)
-				if (m[i].namelen == m[j].namelen &&
-				    memcmp(m[i].name, m[j].name,
-				    m[i].namelen) == 0) {
-					m[i].duplicate = true;
-					break;
-				}
+	if (n <= 64) {
+		for (i = 0; i < n; i++) {
+			unsigned bit = name_bit(&m[i]);
+			if (filter[bit >> 6] & (UINT64_C(1) << (bit & 63))) {
+				for (j = 0; j < i; j++)
+					if (m[i].namelen == m[j].namelen &&
+					    memcmp(m[i].name, m[j].name,
+					    m[i].namelen) == 0) {
+						m[i].duplicate = true;
+						break;
+					}
+			}
+			filter[bit >> 6] |= UINT64_C(1) << (bit & 63);
+		}
 		return;
 	}
 	sorted = arena_alloc(ps->arena, n * sizeof(*sorted));

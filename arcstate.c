@@ -4,8 +4,11 @@
  * and the journal records that make each accepted change durable.
  */
 #include <err.h>
+#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arc.h"
 #include "arcstate.h"
@@ -16,28 +19,29 @@ enum fkind { F_STR, F_RAW, F_RAW_OMIT_NULL };
 struct fdesc {
 	const char	*name;
 	enum fkind	 kind;
+	size_t		 len;
 };
 
 static const struct fdesc notification_fields[N_FIELDS] = {
-	{ "id", F_STR }, { "key", F_STR }, { "status", F_STR },
-	{ "outcome", F_STR }, { "kind", F_STR }, { "type", F_STR },
-	{ "priority", F_STR }, { "title", F_STR }, { "message", F_STR },
-	{ "agent", F_STR }, { "agent_name", F_STR },
-	{ "agent_instance", F_STR }, { "project", F_STR },
-	{ "session_id", F_STR }, { "correlation_id", F_STR },
-	{ "created_at", F_STR }, { "updated_at", F_STR },
-	{ "resolved_at", F_STR }, { "event_id", F_STR },
+	{ "id", F_STR, 2 }, { "key", F_STR, 3 }, { "status", F_STR, 6 },
+	{ "outcome", F_STR, 7 }, { "kind", F_STR, 4 }, { "type", F_STR, 4 },
+	{ "priority", F_STR, 8 }, { "title", F_STR, 5 }, { "message", F_STR, 7 },
+	{ "agent", F_STR, 5 }, { "agent_name", F_STR, 10 },
+	{ "agent_instance", F_STR, 14 }, { "project", F_STR, 7 },
+	{ "session_id", F_STR, 10 }, { "correlation_id", F_STR, 14 },
+	{ "created_at", F_STR, 10 }, { "updated_at", F_STR, 10 },
+	{ "resolved_at", F_STR, 11 }, { "event_id", F_STR, 8 },
 };
 
 static const struct fdesc interaction_fields[I_FIELDS] = {
-	{ "id", F_STR }, { "key", F_STR }, { "notification_id", F_STR },
-	{ "kind", F_STR }, { "title", F_STR }, { "prompt", F_STR },
-	{ "choices", F_RAW }, { "text_max_length", F_RAW_OMIT_NULL },
-	{ "expires_at", F_STR }, { "status", F_STR }, { "digest", F_STR },
-	{ "nonce", F_STR }, { "session_id", F_STR }, { "turn_id", F_STR },
-	{ "native_request_id", F_STR }, { "created_at", F_STR },
-	{ "updated_at", F_STR }, { "answered_at", F_STR },
-	{ "response", F_RAW },
+	{ "id", F_STR, 2 }, { "key", F_STR, 3 }, { "notification_id", F_STR, 15 },
+	{ "kind", F_STR, 4 }, { "title", F_STR, 5 }, { "prompt", F_STR, 6 },
+	{ "choices", F_RAW, 7 }, { "text_max_length", F_RAW_OMIT_NULL, 15 },
+	{ "expires_at", F_STR, 10 }, { "status", F_STR, 6 }, { "digest", F_STR, 6 },
+	{ "nonce", F_STR, 5 }, { "session_id", F_STR, 10 }, { "turn_id", F_STR, 7 },
+	{ "native_request_id", F_STR, 17 }, { "created_at", F_STR, 10 },
+	{ "updated_at", F_STR, 10 }, { "answered_at", F_STR, 11 },
+	{ "response", F_RAW, 8 },
 };
 
 static struct sv
@@ -108,20 +112,25 @@ static bool
 rec_from_jval(const struct jval *o, bool interaction, struct rec *r)
 {
 	const struct fdesc	*fd;
-	size_t			 nf, i, j;
+	size_t			 nf, i, j = 0, k, next;
 
 	memset(r, 0, sizeof(*r));
 	if (o == NULL || o->type != J_OBJECT)
 		return false;
 	fd = fields_of(interaction, &nf);
+	next = 0;
 	for (i = 0; i < o->n; i++) {
 		const struct jmember *m = &o->members[i];
-		for (j = 0; j < nf; j++)
-			if (strlen(fd[j].name) == m->namelen &&
+		/* Records are written in table order: try the next one first. */
+		for (k = 0; k < nf; k++) {
+			j = (next + k) % nf;
+			if (fd[j].len == m->namelen &&
 			    memcmp(fd[j].name, m->name, m->namelen) == 0)
 				break;
-		if (j == nf)
+		}
+		if (k == nf)
 			continue;	/* a newer writer's field: ignored */
+		next = j + 1;
 		if (m->value->type == J_NULL)
 			continue;
 		if (fd[j].kind == F_STR) {
@@ -145,8 +154,9 @@ rec_parse(struct arena *a, const char *text, bool interaction, struct rec *r)
 	    interaction, r);
 }
 
+/* The full form has every member; the journal's leaves out the nulls. */
 static void
-rec_write(struct buf *b, const struct rec *r, bool interaction)
+rec_write(struct buf *b, const struct rec *r, bool interaction, bool full)
 {
 	const struct fdesc	*fd;
 	size_t			 nf, i;
@@ -155,15 +165,17 @@ rec_write(struct buf *b, const struct rec *r, bool interaction)
 	fd = fields_of(interaction, &nf);
 	buf_putc(b, '{');
 	for (i = 0; i < nf; i++) {
-		if (r->f[i].p == NULL && fd[i].kind == F_RAW_OMIT_NULL)
+		if (r->f[i].p == NULL &&
+		    (!full || fd[i].kind == F_RAW_OMIT_NULL))
 			continue;
 		if (!first)
 			buf_putc(b, ',');
 		first = false;
-		buf_json_cstr(b, fd[i].name);
-		buf_putc(b, ':');
+		buf_putc(b, '"');
+		buf_put(b, fd[i].name, fd[i].len);
+		buf_put(b, "\":", 2);
 		if (r->f[i].p == NULL)
-			buf_puts(b, "null");
+			buf_put(b, "null", 4);
 		else if (fd[i].kind == F_STR)
 			buf_json_str(b, r->f[i].p, r->f[i].n);
 		else
@@ -223,6 +235,10 @@ struct seen {
 struct state {
 	struct condition	**slots;
 	size_t			  cap, count;
+	int			  fd;		/* the journal */
+	const struct buf	 *batch;	/* records not yet on disk */
+	struct condition	**touched;	/* with spans in the batch */
+	size_t			  ntouched, touched_cap;
 	struct seen		 *seen;
 	size_t			  seen_cap, seen_count;
 	uint64_t		  seq;
@@ -249,6 +265,7 @@ state_new(void)
 
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
+	st->fd = -1;
 	return st;
 }
 
@@ -256,8 +273,6 @@ static void
 condition_free(struct condition *c)
 {
 	free(c->key);
-	free(c->notification);
-	free(c->interaction);
 	free(c->expires_at);
 	free(c);
 }
@@ -274,6 +289,7 @@ state_free(struct state *st)
 			condition_free(st->slots[i]);
 	free(st->slots);
 	free(st->seen);
+	free(st->touched);
 	free(st);
 }
 
@@ -294,7 +310,7 @@ slot_of(const struct state *st, const char *key, size_t n)
 {
 	size_t i = (size_t)hash_bytes(key, n) & (st->cap - 1);
 
-	while (st->slots[i] != NULL && (strlen(st->slots[i]->key) != n ||
+	while (st->slots[i] != NULL && (st->slots[i]->keylen != n ||
 	    memcmp(st->slots[i]->key, key, n) != 0))
 		i = (i + 1) & (st->cap - 1);
 	return i;
@@ -312,7 +328,7 @@ grow_conditions(struct state *st)
 	for (i = 0; i < oldcap; i++)
 		if (old[i] != NULL)
 			st->slots[slot_of(st, old[i]->key,
-			    strlen(old[i]->key))] = old[i];
+			    old[i]->keylen)] = old[i];
 	free(old);
 }
 
@@ -344,6 +360,7 @@ lookup_or_add(struct state *st, struct sv key)
 	if ((c = calloc(1, sizeof(*c))) == NULL ||
 	    (c->key = strndup(key.p, key.n)) == NULL)
 		err(EXIT_SYSTEM, "calloc");
+	c->keylen = key.n;
 	st->slots[i] = c;
 	st->count++;
 	return c;
@@ -372,48 +389,110 @@ xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static void
-store_notification(struct condition *c, const struct rec *n, const char *text,
-    size_t len)
+void
+state_set_file(struct state *st, int fd)
 {
-	free(c->notification);
-	c->notification = xstrndup(text, len);
-	c->active = sv_eq(n->f[N_STATUS], "active");
-	c->priority = priority_of(n->f[N_PRIORITY]);
+	st->fd = fd;
 }
 
 static void
-store_interaction(struct condition *c, const struct rec *q, const char *text,
-    size_t len)
+touch(struct state *st, struct condition *c)
 {
-	free(c->interaction);
+	if (st->ntouched == st->touched_cap) {
+		st->touched_cap = st->touched_cap ? st->touched_cap * 2 : 64;
+		st->touched = reallocarray(st->touched, st->touched_cap,
+		    sizeof(*st->touched));
+		if (st->touched == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	st->touched[st->ntouched++] = c;
+}
+
+void
+state_batch_stored(struct state *st, uint64_t base)
+{
+	size_t i;
+
+	for (i = 0; i < st->ntouched; i++) {
+		struct condition *c = st->touched[i];
+		if (c->notification.off & IN_BATCH)
+			c->notification.off = base +
+			    (c->notification.off & ~IN_BATCH);
+		if (c->interaction.off & IN_BATCH)
+			c->interaction.off = base +
+			    (c->interaction.off & ~IN_BATCH);
+	}
+	st->ntouched = 0;
+}
+
+const char *
+condition_text(struct state *st, struct arena *a, const struct condition *c,
+    bool interaction)
+{
+	const struct span	*sp = interaction ? &c->interaction :
+	    &c->notification;
+	char			*t;
+	size_t			 got = 0;
+	ssize_t			 n;
+
+	if (sp->len == 0)
+		return NULL;
+	t = arena_alloc(a, (size_t)sp->len + 1);
+	if (sp->off & IN_BATCH) {
+		memcpy(t, st->batch->p + (sp->off & ~IN_BATCH), sp->len);
+	} else {
+		while (got < sp->len) {
+			n = pread(st->fd, t + got, sp->len - got,
+			    (off_t)(sp->off + got));
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				errx(EXIT_SYSTEM, "the journal changed under us "
+				    "(reading byte %llu)",
+				    (unsigned long long)sp->off);
+			got += (size_t)n;
+		}
+	}
+	t[sp->len] = '\0';
+	return t;
+}
+
+static void
+store_notification(struct condition *c, const struct rec *n, struct span at)
+{
+	c->notification = at;
+	c->active = sv_eq(n->f[N_STATUS], "active");
+	c->priority = priority_of(n->f[N_PRIORITY]);
+	if (n->f[N_ID].n < sizeof(c->notification_id)) {
+		memcpy(c->notification_id, n->f[N_ID].p, n->f[N_ID].n);
+		c->notification_id[n->f[N_ID].n] = '\0';
+	} else {
+		c->notification_id[0] = '\0';	/* never one of ours */
+	}
+}
+
+static void
+store_interaction(struct condition *c, const struct rec *q, struct span at)
+{
 	free(c->expires_at);
-	c->interaction = c->expires_at = NULL;
-	c->qstatus = Q_NONE;
-	if (q == NULL)
-		return;
-	c->interaction = xstrndup(text, len);
-	c->qstatus = qstatus_of(q->f[I_STATUS]);
-	if (q->f[I_EXPIRES_AT].p != NULL)
+	c->expires_at = NULL;
+	c->interaction = at;
+	c->qstatus = q != NULL ? qstatus_of(q->f[I_STATUS]) : Q_NONE;
+	if (c->qstatus == Q_PENDING && q->f[I_EXPIRES_AT].p != NULL)
 		c->expires_at = xstrndup(q->f[I_EXPIRES_AT].p,
 		    q->f[I_EXPIRES_AT].n);
 }
 
-/*
- * Whether a notification is of the stored lifecycle.  Records are written
- * by rec_write, which puts the id first, so the stored text starts with it.
- */
+static const struct span no_span = { 0, 0 };
+
+/* Whether a notification is of the stored lifecycle. */
 static bool
 same_lifecycle(const struct condition *c, struct sv id)
 {
-	static const char prefix[] = "{\"id\":\"";
-	size_t n = sizeof(prefix) - 1;
-
-	if (c->notification == NULL)
+	if (c->notification.len == 0)
 		return true;
-	return strncmp(c->notification, prefix, n) == 0 &&
-	    strncmp(c->notification + n, id.p, id.n) == 0 &&
-	    c->notification[n + id.n] == '"';
+	return strlen(c->notification_id) == id.n &&
+	    memcmp(c->notification_id, id.p, id.n) == 0;
 }
 
 /* A pending question whose deadline is at or before now counts as expired. */
@@ -426,18 +505,21 @@ condition_qstatus(const struct condition *c, const char *now)
 	return c->qstatus;
 }
 
+static unsigned
+hex_value(char c)
+{
+	return (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
+}
+
+/* Lowercase hex, already checked by is_hex. */
 static void
 hex_to_bytes(const char *hex, uint8_t *out, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		unsigned hi = (unsigned)(hex[2 * i] <= '9' ? hex[2 * i] - '0' :
-		    hex[2 * i] - 'a' + 10);
-		unsigned lo = (unsigned)(hex[2 * i + 1] <= '9' ?
-		    hex[2 * i + 1] - '0' : hex[2 * i + 1] - 'a' + 10);
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
+	for (i = 0; i < n; i++)
+		out[i] = (uint8_t)(hex_value(hex[2 * i]) << 4 |
+		    hex_value(hex[2 * i + 1]));
 }
 
 static bool
@@ -514,7 +596,7 @@ seconds_of(const char *s, size_t n)
 /* ---- replaying the journal ---- */
 
 static bool
-load_interaction(struct state *st, const struct jval *v)
+load_interaction(struct state *st, const struct jval *v, struct span at)
 {
 	struct condition	*c;
 	struct rec		 q;
@@ -523,7 +605,7 @@ load_interaction(struct state *st, const struct jval *v)
 		return false;
 	if ((c = lookup_sv(st, q.f[I_KEY])) == NULL)
 		return false;	/* a question before its condition */
-	store_interaction(c, &q, v->raw, v->rawlen);
+	store_interaction(c, &q, at);
 	return true;
 }
 
@@ -549,53 +631,93 @@ load_seen(struct state *st, const struct jval *list)
 	return true;
 }
 
+/* The members of a record, found in one pass. */
+struct record_parts {
+	const struct jval *seq, *at, *event, *notification, *interaction, *seen;
+	bool header;
+};
+
+static void
+record_parts(const struct jval *r, struct record_parts *p)
+{
+	static const struct { const char *name; size_t off; } names[] = {
+		{ "seq", offsetof(struct record_parts, seq) },
+		{ "at", offsetof(struct record_parts, at) },
+		{ "event", offsetof(struct record_parts, event) },
+		{ "notification", offsetof(struct record_parts, notification) },
+		{ "interaction", offsetof(struct record_parts, interaction) },
+		{ "seen", offsetof(struct record_parts, seen) },
+	};
+	size_t i, k;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < r->n; i++) {
+		const struct jmember *m = &r->members[i];
+		if (m->namelen == 11 && memcmp(m->name, "arc_journal", 11) == 0)
+			p->header = true;
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (strlen(names[k].name) == m->namelen &&
+			    memcmp(names[k].name, m->name, m->namelen) == 0) {
+				*(const struct jval **)((char *)p +
+				    names[k].off) = m->value;
+				break;
+			}
+	}
+}
+
+static struct span
+span_in(const char *line, uint64_t line_offset, const struct jval *v)
+{
+	struct span sp;
+
+	sp.off = line_offset + (uint64_t)(v->raw - line);
+	sp.len = (uint32_t)v->rawlen;
+	return sp;
+}
+
 bool
 state_load_record(struct state *st, struct arena *a, const char *line,
-    size_t len)
+    size_t len, uint64_t line_offset)
 {
 	struct jparse_error	 e;
-	struct jval		*r, *seq, *at, *ev, *n, *qs, *seen;
+	struct jval		*r;
+	struct record_parts	 p;
 	struct rec		 nr;
 	struct condition	*c;
-	size_t			 i;
 
 	if ((r = json_parse(a, line, len, &e)) == NULL || r->type != J_OBJECT)
 		return false;
-	if (json_get(r, "arc_journal") != NULL)
-		return true;	/* the header */
-	seq = json_get(r, "seq");
-	at = json_get(r, "at");
-	if (seq == NULL || seq->type != J_NUMBER || !seq->integer ||
-	    at == NULL || at->type != J_STRING)
+	record_parts(r, &p);
+	if (p.header)
+		return true;
+	if (p.seq == NULL || p.seq->type != J_NUMBER || !p.seq->integer ||
+	    p.at == NULL || p.at->type != J_STRING)
 		return false;
-	st->seq = strtoull(seq->s, NULL, 10);
-	if ((ev = json_get(r, "event")) != NULL) {
-		struct sv ident = sv_json(json_get(ev, "ident"));
-		struct sv hash = sv_json(json_get(ev, "hash"));
+	st->seq = strtoull(p.seq->s, NULL, 10);
+	if (p.event != NULL) {
+		struct sv ident = sv_json(json_get(p.event, "ident"));
+		struct sv hash = sv_json(json_get(p.event, "hash"));
 		uint8_t ib[16], hb[16];
-		if (!is_hex(ident, 64) || !is_hex(hash, 64))
+		if (!is_hex(ident, 32) || !is_hex(hash, 32))
 			return false;
 		hex_to_bytes(ident.p, ib, 16);
 		hex_to_bytes(hash.p, hb, 16);
-		seen_add(st, ib, hb, seconds_of(at->s, at->len));
+		seen_add(st, ib, hb, seconds_of(p.at->s, p.at->len));
 	}
-	if ((n = json_get(r, "notification")) != NULL) {
-		if (!rec_from_jval(n, false, &nr))
+	if (p.notification != NULL) {
+		if (!rec_from_jval(p.notification, false, &nr))
 			return false;
 		c = lookup_or_add(st, nr.f[N_KEY]);
 		/* A new lifecycle under the key drops the old question. */
 		if (!same_lifecycle(c, nr.f[N_ID]))
-			store_interaction(c, NULL, NULL, 0);
-		store_notification(c, &nr, n->raw, n->rawlen);
+			store_interaction(c, NULL, no_span);
+		store_notification(c, &nr, span_in(line, line_offset,
+		    p.notification));
 	}
-	if ((qs = json_get(r, "interactions")) != NULL) {
-		if (qs->type != J_ARRAY)
-			return false;
-		for (i = 0; i < qs->n; i++)
-			if (!load_interaction(st, qs->items[i]))
-				return false;
-	}
-	if ((seen = json_get(r, "seen")) != NULL && !load_seen(st, seen))
+	if (p.interaction != NULL && !load_interaction(st, p.interaction,
+	    span_in(line, line_offset, p.interaction)))
+		return false;
+	if (p.seen != NULL && !load_seen(st, p.seen))
 		return false;
 	return true;
 }
@@ -923,19 +1045,16 @@ open_question(struct arena *a, struct rec *q, const struct rec *n,
 
 /* What one accepted event did, to be written as one journal record. */
 struct change {
-	struct rec	 n;
-	bool		 has_n;
-	struct rec	 q[2];	/* a superseded question, then its successor */
-	int		 nq;
-	struct rec	*current;	/* the condition's question after it */
+	struct rec	 n, q;
+	bool		 has_n, has_q;
+	struct sv	 superseded;	/* the id of a question it replaced */
 };
 
 static void
-change_add_question(struct change *ch, const struct rec *q)
+change_question(struct change *ch, const struct rec *q)
 {
-	ch->q[ch->nq] = *q;
-	ch->current = &ch->q[ch->nq];
-	ch->nq++;
+	ch->q = *q;
+	ch->has_q = true;
 }
 
 /* Turns a due pending question into an expired one; true when it did. */
@@ -949,21 +1068,30 @@ settle_expiry(struct rec *q, const char *now)
 	return true;
 }
 
+/*
+ * Writes one record to the batch: the event that made the change (its
+ * identity and content hash, 128 bits each, for idempotency), then the
+ * condition's notification and current question as they now are; and
+ * points the condition at them.
+ */
 static void
-write_record(struct state *st, const struct event *ev, const char *now,
+record_change(struct state *st, const struct event *ev, const char *now,
     const struct change *ch, struct buf *out)
 {
-	int i;
+	struct condition	*c;
+	struct span		 ns = no_span, qs = no_span;
+	size_t			 start;
 
+	st->batch = out;
 	buf_printf(out, "{\"seq\":%llu,\"at\":", (unsigned long long)++st->seq);
 	buf_json_cstr(out, now);
 	if (ev != NULL) {
 		struct sv sender = sv_json(json_get(ev->sender, "id"));
 		struct sv type = sv_json(json_get(ev->root, "event_type"));
 		buf_puts(out, ",\"event\":{\"ident\":");
-		buf_json_cstr(out, ev->ident);
+		buf_json_str(out, ev->ident, 32);
 		buf_puts(out, ",\"hash\":");
-		buf_json_cstr(out, ev->hash);
+		buf_json_str(out, ev->hash, 32);
 		buf_puts(out, ",\"sender\":");
 		buf_json_str(out, sender.p, sender.n);
 		buf_puts(out, ",\"event_id\":");
@@ -974,53 +1102,66 @@ write_record(struct state *st, const struct event *ev, const char *now,
 	}
 	if (ch->has_n) {
 		buf_puts(out, ",\"notification\":");
-		rec_write(out, &ch->n, false);
+		start = out->len;
+		rec_write(out, &ch->n, false, false);
+		ns.off = IN_BATCH | start;
+		ns.len = (uint32_t)(out->len - start);
 	}
-	if (ch->nq > 0) {
-		buf_puts(out, ",\"interactions\":[");
-		for (i = 0; i < ch->nq; i++) {
-			if (i)
-				buf_putc(out, ',');
-			rec_write(out, &ch->q[i], true);
-		}
-		buf_putc(out, ']');
+	if (ch->has_q) {
+		buf_puts(out, ",\"interaction\":");
+		start = out->len;
+		rec_write(out, &ch->q, true, false);
+		qs.off = IN_BATCH | start;
+		qs.len = (uint32_t)(out->len - start);
+	}
+	if (ch->superseded.p != NULL) {
+		buf_puts(out, ",\"superseded\":");
+		buf_json_str(out, ch->superseded.p, ch->superseded.n);
 	}
 	buf_puts(out, "}\n");
-}
-
-/* Makes the change the condition's state, as replaying its record would. */
-static void
-commit_change(struct state *st, const struct change *ch)
-{
-	struct condition	*c;
-	struct buf		 b = { 0 };
-	int			 i;
 
 	if (ch->has_n) {
 		c = lookup_or_add(st, ch->n.f[N_KEY]);
-		rec_write(&b, &ch->n, false);
 		if (!same_lifecycle(c, ch->n.f[N_ID]))
-			store_interaction(c, NULL, NULL, 0);
-		store_notification(c, &ch->n, b.p, b.len);
+			store_interaction(c, NULL, no_span);
+		store_notification(c, &ch->n, ns);
+		touch(st, c);
 	}
-	for (i = 0; i < ch->nq; i++) {
-		c = lookup_sv(st, ch->q[i].f[I_KEY]);
-		b.len = 0;
-		rec_write(&b, &ch->q[i], true);
-		store_interaction(c, &ch->q[i], b.p, b.len);
+	if (ch->has_q) {
+		c = lookup_sv(st, ch->q.f[I_KEY]);
+		store_interaction(c, &ch->q, qs);
+		touch(st, c);
 	}
-	buf_free(&b);
+}
+
+/* A stored record (journal form) in its full output form. */
+void
+record_write_full(struct buf *b, struct arena *a, const char *text,
+    bool interaction)
+{
+	struct rec r;
+
+	if (text == NULL) {
+		buf_puts(b, "null");
+		return;
+	}
+	if (!rec_parse(a, text, interaction, &r))
+		errx(EXIT_SYSTEM, "internal error: unreadable record");
+	rec_write(b, &r, interaction, true);
 }
 
 static void
-body_records(struct buf *body, struct sv key, const struct condition *c)
+body_records(struct state *st, struct buf *body, struct arena *a,
+    struct sv key, const struct condition *c)
 {
 	buf_puts(body, "\"key\":");
 	buf_json_str(body, key.p, key.n);
 	buf_puts(body, ",\"notification\":");
-	buf_puts(body, c != NULL && c->notification ? c->notification : "null");
+	record_write_full(body, a, c != NULL ? condition_text(st, a, c,
+	    false) : NULL, false);
 	buf_puts(body, ",\"interaction\":");
-	buf_puts(body, c != NULL && c->interaction ? c->interaction : "null");
+	record_write_full(body, a, c != NULL ? condition_text(st, a, c,
+	    true) : NULL, true);
 }
 
 static void
@@ -1062,7 +1203,7 @@ update_condition(struct arena *a, const struct event *ev, struct rec *n,
 	ch->n = *n;
 	ch->has_n = true;
 	if (has_q && settle_expiry(q, now))
-		change_add_question(ch, q);
+		change_question(ch, q);
 	pending = has_q && sv_eq(q->f[I_STATUS], "pending");
 	if (ev->spec != NULL)
 		spec_from_event(a, ev->spec, &sp);
@@ -1076,13 +1217,10 @@ update_condition(struct arena *a, const struct event *ev, struct rec *n,
 	    n->f[N_MESSAGE], &sp);
 	if (pending && sv_same(digest, q->f[I_DIGEST]))
 		return;	/* nothing a person sees changed */
-	if (pending) {
-		q->f[I_STATUS] = sv_str("superseded");
-		q->f[I_UPDATED_AT] = sv_str(now);
-		change_add_question(ch, q);
-	}
+	if (pending)
+		ch->superseded = q->f[I_ID];
 	open_question(a, &nq, n, ev, has_q ? q : NULL, &sp, digest, now);
-	change_add_question(ch, &nq);
+	change_question(ch, &nq);
 }
 
 static void
@@ -1100,7 +1238,7 @@ create_condition(struct arena *a, const struct event *ev, const char *now,
 	open_question(a, &q, &ch->n, ev, NULL, &sp, question_digest(a,
 	    ch->n.f[N_KEY], ch->n.f[N_KIND], ch->n.f[N_TITLE],
 	    ch->n.f[N_MESSAGE], &sp), now);
-	change_add_question(ch, &q);
+	change_question(ch, &q);
 }
 
 static void
@@ -1119,7 +1257,7 @@ resolve_condition(const struct event *ev, struct rec *n, struct rec *q,
 	if (!has_q)
 		return;
 	if (settle_expiry(q, now)) {
-		change_add_question(ch, q);
+		change_question(ch, q);
 		return;
 	}
 	if (!sv_eq(q->f[I_STATUS], "pending"))
@@ -1128,7 +1266,7 @@ resolve_condition(const struct event *ev, struct rec *n, struct rec *q,
 	q->f[I_STATUS] = sv_str(json_is(outcome, "expired") ? "expired" :
 	    json_is(outcome, "superseded") ? "superseded" : "cancelled");
 	q->f[I_UPDATED_AT] = sv_str(now);
-	change_add_question(ch, q);
+	change_question(ch, q);
 }
 
 /* The answer of a stored response, or of an event's response. */
@@ -1262,7 +1400,7 @@ answer(struct arena *a, const struct event *ev, struct condition *c,
 	q->f[I_STATUS] = sv_str("answered");
 	q->f[I_ANSWERED_AT] = sv_str(now);
 	q->f[I_UPDATED_AT] = sv_str(now);
-	change_add_question(ch, q);
+	change_question(ch, q);
 	/* An answered condition no longer waits for attention. */
 	n->f[N_STATUS] = sv_str("resolved");
 	n->f[N_OUTCOME] = sv_str("answered");
@@ -1303,20 +1441,20 @@ state_apply(struct state *st, struct arena *a, const struct jval *root,
 		}
 		res->status = 200;
 		res->replayed = true;
-		body_records(body, ev.key, c);
+		body_records(st, body, a, ev.key, c);
 		return;
 	}
 	/* A keyless creation replays for ever, past the idempotency window. */
 	if (ev.keyless && c != NULL) {
 		res->status = 200;
 		res->replayed = true;
-		body_records(body, ev.key, c);
+		body_records(st, body, a, ev.key, c);
 		return;
 	}
 	if (c != NULL) {
-		has_n = rec_parse(a, c->notification, false, &n);
-		has_q = c->interaction != NULL &&
-		    rec_parse(a, c->interaction, true, &q);
+		const char *qt = condition_text(st, a, c, true);
+		has_n = rec_parse(a, condition_text(st, a, c, false), false, &n);
+		has_q = qt != NULL && rec_parse(a, qt, true, &q);
 		if (!has_n)
 			errx(EXIT_SYSTEM, "internal error: unreadable record");
 	}
@@ -1356,11 +1494,10 @@ state_apply(struct state *st, struct arena *a, const struct jval *root,
 		errx(EXIT_SYSTEM, "internal error: unvalidated event");
 	}
 	/* Accepted: remembered, recorded, and made the current state. */
-	write_record(st, &ev, now, &ch, records);
-	commit_change(st, &ch);
+	record_change(st, &ev, now, &ch, records);
 	seen_add(st, ident, content, seconds_of(now, strlen(now)));
 	res->changed = true;
-	body_records(body, ev.key, lookup_sv(st, ev.key));
+	body_records(st, body, a, ev.key, lookup_sv(st, ev.key));
 }
 
 bool
@@ -1371,17 +1508,16 @@ state_expire(struct state *st, struct arena *a, const char *key,
 	struct change		 ch;
 	struct rec		 q;
 
-	if (c == NULL || c->interaction == NULL ||
+	if (c == NULL || c->interaction.len == 0 ||
 	    condition_qstatus(c, now) != Q_EXPIRED || c->qstatus != Q_PENDING)
 		return false;
-	if (!rec_parse(a, c->interaction, true, &q))
+	if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
 		errx(EXIT_SYSTEM, "internal error: unreadable record");
 	memset(&ch, 0, sizeof(ch));
 	if (!settle_expiry(&q, now))
 		return false;
-	change_add_question(&ch, &q);
-	write_record(st, NULL, now, &ch, records);
-	commit_change(st, &ch);
+	change_question(&ch, &q);
+	record_change(st, NULL, now, &ch, records);
 	return true;
 }
 
@@ -1389,6 +1525,7 @@ state_expire(struct state *st, struct arena *a, const char *key,
 
 struct compact_ctx {
 	struct state	*st;
+	struct arena	*arena;
 	const char	*now;
 	struct buf	*out;
 };
@@ -1401,21 +1538,21 @@ compact_condition(const struct condition *c, void *arg)
 	buf_printf(cx->out, "{\"seq\":%llu,\"at\":",
 	    (unsigned long long)++cx->st->seq);
 	buf_json_cstr(cx->out, cx->now);
+	arena_reset(cx->arena);
 	buf_puts(cx->out, ",\"notification\":");
-	buf_puts(cx->out, c->notification);
-	if (c->interaction != NULL) {
-		buf_puts(cx->out, ",\"interactions\":[");
-		buf_puts(cx->out, c->interaction);
-		buf_putc(cx->out, ']');
+	buf_puts(cx->out, condition_text(cx->st, cx->arena, c, false));
+	if (c->interaction.len > 0) {
+		buf_puts(cx->out, ",\"interaction\":");
+		buf_puts(cx->out, condition_text(cx->st, cx->arena, c, true));
 	}
 	buf_puts(cx->out, "}\n");
 }
 
 void
-state_compact(struct state *st, const char *now, int64_t window,
-    struct buf *out)
+state_compact(struct state *st, struct arena *a, const char *now,
+    int64_t window, struct buf *out)
 {
-	struct compact_ctx	 cx = { st, now, out };
+	struct compact_ctx	 cx = { st, a, now, out };
 	int64_t			 since = seconds_of(now, strlen(now)) - window;
 	size_t			 i, k, in_chunk = 0;
 	static const char	 hex[] = "0123456789abcdef";

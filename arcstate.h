@@ -37,15 +37,23 @@ enum qstatus { Q_NONE, Q_PENDING, Q_ANSWERED, Q_EXPIRED, Q_CANCELLED,
     Q_SUPERSEDED };
 enum priority { P_LOW, P_NORMAL, P_HIGH, P_CRITICAL };
 
+/* Where a record's JSON text is: in the journal file, or in the batch. */
+struct span {
+	uint64_t	 off;	/* IN_BATCH set: an offset in the batch */
+	uint32_t	 len;	/* 0: no such record */
+};
+#define IN_BATCH	(UINT64_C(1) << 63)
+
 struct condition {
 	char		*key;
-	char		*notification;	/* JSON text */
-	char		*interaction;	/* JSON text, or NULL */
-	/* What arc-status and arc-wait read without parsing: */
+	size_t		 keylen;
+	char		 notification_id[32];
+	struct span	 notification, interaction;
+	/* What arc-status and arc-wait read without the journal: */
 	bool		 active;
 	enum priority	 priority;
 	enum qstatus	 qstatus;	/* as recorded; see condition_qstatus */
-	char		*expires_at;	/* of the current question */
+	char		*expires_at;	/* of a pending question only */
 };
 
 struct state;
@@ -55,9 +63,16 @@ void		 state_free(struct state *);
 size_t		 state_count(const struct state *);
 uint64_t	 state_seq(const struct state *);
 
-/* Replays one journal record; false when it is not one. */
+/* The journal file, whose records the conditions point into. */
+void		 state_set_file(struct state *, int);
+/* Replays one journal record found at a file offset; false if damaged. */
 bool		 state_load_record(struct state *, struct arena *,
-		    const char *, size_t);
+		    const char *, size_t, uint64_t);
+/* The batch's records are now on disk, from this file offset on. */
+void		 state_batch_stored(struct state *, uint64_t);
+/* A condition's record as JSON text in the arena, or NULL. */
+const char	*condition_text(struct state *, struct arena *,
+		    const struct condition *, bool interaction);
 
 struct applied {
 	int		 status;	/* 200, 201, 400, 404, 409, 413 */
@@ -83,7 +98,7 @@ bool		 state_expire(struct state *, struct arena *, const char *key,
 		    const char *now, struct buf *records);
 
 /* Writes the records that the current state and the window need. */
-void		 state_compact(struct state *, const char *now,
+void		 state_compact(struct state *, struct arena *, const char *now,
 		    int64_t window_seconds, struct buf *out);
 
 struct condition *state_lookup(struct state *, const char *key);
@@ -92,6 +107,8 @@ void		 state_foreach(struct state *,
 enum qstatus	 condition_qstatus(const struct condition *, const char *now);
 bool		 rec_parse(struct arena *, const char *, bool interaction,
 		    struct rec *);
+void		 record_write_full(struct buf *, struct arena *, const char *,
+		    bool interaction);
 const char	*qstatus_name(enum qstatus);
 const char	*priority_name(enum priority);
 

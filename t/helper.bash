@@ -30,3 +30,71 @@ rejects() {
 	    <<<"$output" >/dev/null ||
 	    { echo "$1: want $code at '$2', got: $output"; return 1; }
 }
+
+# ---- events for arc-apply, arc-answer and arc-wait ----
+# Every builder prints one event on one line; ids are fresh on each call.
+fresh() { echo "evt_${SRANDOM}${SRANDOM}"; }
+
+# created KEY [JQ]: a permission question (allow/deny) under KEY.
+created() {
+	jq -nc --arg id "$(fresh)" --arg key "$1" '{arc_version:"0.2",
+	    event_id:$id, event_type:"request.created",
+	    occurred_at:"2026-08-26T01:15:00Z",
+	    sender:{id:"codex", name:"Codex"},
+	    context:{session_id:"s-1", cwd:"/work/agent-notify"},
+	    request:{key:$key, kind:"permission", message:"May I deploy?",
+	      response:{kind:"permission", choices:[{id:"allow", label:"Allow"},
+	        {id:"deny", label:"Deny", detail:"Stops here"}],
+	      expires_at:"2026-08-26T02:00:00Z"}}}' | jq -c "${2:-.}"
+}
+
+# text_question KEY [MAX]: a text question under KEY.
+text_question() {
+	created "$1" ".request.kind = \"question\" | .request.response =
+	    {kind:\"text\", text_max_length:${2:-10},
+	     expires_at:\"2026-08-26T02:00:00Z\"}"
+}
+
+# information KEY: a one-way request under KEY ("" for keyless).
+information() {
+	created "$1" 'del(.request.response) | .request.kind = "information"'
+}
+
+# updated KEY [JQ]
+updated() {
+	jq -nc --arg id "$(fresh)" --arg key "$1" '{arc_version:"0.2",
+	    event_id:$id, event_type:"request.updated",
+	    occurred_at:"2026-08-26T01:17:00Z", sender:{id:"codex", name:"Codex"},
+	    request:{key:$key, kind:"permission", message:"May I deploy?"}}' |
+	    jq -c "${2:-.}"
+}
+
+# resolved KEY [OUTCOME]
+resolved() {
+	jq -nc --arg id "$(fresh)" --arg key "$1" --arg o "${2:-}" '{arc_version:"0.2",
+	    event_id:$id, event_type:"request.resolved",
+	    occurred_at:"2026-08-26T01:20:00Z", sender:{id:"codex"},
+	    request:({key:$key} + if $o == "" then {} else {outcome:$o} end)}'
+}
+
+# answer KEY RESULT_LINE CHOICE [JQ]: answers the question a result line
+# showed, echoing its digest and nonce.
+answer() {
+	jq -c --arg id "$(fresh)" --arg key "$1" --arg choice "$3" '{arc_version:"0.2",
+	    event_id:$id, event_type:"response.submitted",
+	    occurred_at:"2026-08-26T01:19:00Z", sender:{id:"tester"},
+	    request:{key:$key},
+	    response:{response_id:("r-" + $id), digest:.interaction.digest,
+	      nonce:.interaction.nonce, choice_id:$choice, source:"cli"}}' <<<"$2" |
+	    jq -c "${4:-.}"
+}
+
+# apply: arc-apply on standard input, at a fixed time.
+apply() {
+	ARC_NOW="${ARC_NOW:-2026-08-26T01:16:00Z}" arc-apply "$@"
+}
+
+# field JQ [TEXT]: one value from the last result (or TEXT).
+field() {
+	jq -r "$1" <<<"${2:-$output}"
+}

@@ -13,7 +13,7 @@ COMMANDS = arc-validate arc-apply arc-status
 OBJS	 = arcfilter.o arcshell.o arcvalidate.o arcstate.o arcjournal.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h
-MAN1	 = man/arc-validate.1 man/arc-apply.1
+MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1
 MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7
 

@@ -30,16 +30,16 @@ load helper
 
 @test "--json: pending, active, by_priority, highest_priority, next_deadline" {
 	{ created a; created b '.request.priority = "low"'; information c; resolved c; } | apply >/dev/null
-	run --separate-stderr arc-status --json
+	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-status --json
 	[ "$(jq -c . <<<"$output")" = '{"pending":2,"active":2,"by_priority":{"low":1,"normal":0,"high":1,"critical":0},"highest_priority":"high","next_deadline":"2026-08-26T02:00:00Z"}' ]
 	rm -f "$ARC_JOURNAL"
-	run --separate-stderr arc-status --json
+	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-status --json
 	[ "$(field .active)" = 0 ]
 }
 
 @test "--list: one tab-separated line per active condition" {
 	{ created a; information b; } | apply >/dev/null
-	run --separate-stderr arc-status --list
+	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-status --list
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "$output" == *$'a\thigh\tpending\t2026-08-26T02:00:00Z\tCodex needs permission'* ]]
 	[[ "$output" == *$'b\tnormal\tnone\t-\tUpdate from Codex'* ]]

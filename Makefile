@@ -9,8 +9,8 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
-COMMANDS = arc-validate arc-apply arc-status
-OBJS	 = arcfilter.o arcshell.o arcvalidate.o arcstate.o arcjournal.o \
+COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
+OBJS	 = arcfilter.o arcshell.o arcemit.o arcvalidate.o arcstate.o arcjournal.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1

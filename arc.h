@@ -167,6 +167,8 @@ int	 rfc3339_cmp(const char *, const char *);	/* both valid */
 bool	 arc_now_init(void);
 const char *arc_now(void);
 const char *arc_now_advancing(void);	/* ARC_NOW plus time since start */
+bool	 rfc3339_after(const char *, int64_t, char *, size_t);
+int64_t	 rfc3339_ms_between(const char *, const char *);
 
 /* ---- digests, nonces, identifiers (arcdigest.c) ---- */
 #define ARC_HEX_DIGEST 65

@@ -15,6 +15,7 @@ int	status_main(int, char **);
 int	emit_main(int, char **);
 
 int	open_input(const char *);
+int64_t	parse_duration(const char *);
 void	close_input(int);
 void	flush_stdout(void);
 void	print_problems_report(struct buf *, uint64_t, const struct problems *);

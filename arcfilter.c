@@ -337,7 +337,7 @@ applier_close(struct applier *ap)
 }
 
 /* "90", "90s", "15m", "24h", "7d": seconds, or -1. */
-static int64_t
+int64_t
 parse_duration(const char *s)
 {
 	char		*end;
@@ -498,6 +498,9 @@ static const struct command {
 	{ "arc-validate", validate_main },
 	{ "arc-apply", apply_main },
 	{ "arc-status", status_main },
+	{ "arc-wait", wait_main },
+	{ "arc-answer", answer_main },
+	{ "arc-emit", emit_main },
 };
 
 int

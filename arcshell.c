@@ -254,3 +254,489 @@ status_main(int argc, char **argv)
 	journal_close(&j);
 	return 0;
 }
+
+/* ---- the current question under a key ---- */
+
+struct question {
+	bool		 found;
+	struct rec	 q;
+	char		*text;	/* the interaction record, journal form */
+};
+
+/* Reads the current question under key from a locked, caught-up journal. */
+static void
+find_question(struct journal *j, struct arena *a, const char *key,
+    struct question *out)
+{
+	struct condition	*c = j->st ? state_lookup(j->st, key) : NULL;
+	const char		*text;
+
+	memset(out, 0, sizeof(*out));
+	if (c == NULL || (text = condition_text(j->st, a, c, true)) == NULL)
+		return;
+	if (!rec_parse(a, text, true, &out->q))
+		errx(EXIT_SYSTEM, "%s: unreadable record", j->path);
+	out->text = (char *)text;
+	out->found = true;
+}
+
+static void
+print_interaction(struct arena *a, const char *text)
+{
+	struct buf b = { 0 };
+
+	record_write_full(&b, a, text, true);
+	buf_putc(&b, '\n');
+	if (fwrite(b.p, 1, b.len, stdout) != b.len)
+		err(EXIT_SYSTEM, "standard output");
+	flush_stdout();
+	buf_free(&b);
+}
+
+/* ---- arc-wait ---- */
+
+static void
+wait_usage(FILE *f)
+{
+	fprintf(f, "usage: arc-wait [-j journal] [-t seconds] key\n");
+}
+
+/* Milliseconds since an arbitrary start, from the monotonic clock. */
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Watches the journal's folder, so that appends and a compaction's rename
+ * both wake us.  Without inotify, the caller polls.
+ */
+static int
+watch_journal(const char *path)
+{
+	char	*copy, *dir;
+	int	 fd;
+
+	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1)
+		return -1;
+	if ((copy = strdup(path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	dir = dirname(copy);
+	if (inotify_add_watch(fd, dir, IN_MODIFY | IN_CLOSE_WRITE |
+	    IN_MOVED_TO | IN_CREATE) == -1) {
+		(void)close(fd);
+		fd = -1;
+	}
+	free(copy);
+	return fd;
+}
+
+static void
+drain(int fd)
+{
+	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+
+	while (read(fd, ev, sizeof(ev)) > 0)
+		;
+}
+
+/* Marks a due question expired in the journal; false on a system failure. */
+static bool
+mark_expired(struct journal *j, const char *key)
+{
+	struct buf	 records = { 0 };
+	bool		 ok;
+
+	if (!journal_lock(j, true))
+		return false;
+	ok = !state_expire(j->st, &j->arena, key, arc_now_advancing(),
+	    &records) || journal_append(j, &records);
+	journal_unlock(j);
+	buf_free(&records);
+	return ok;
+}
+
+int
+wait_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct journal	 j;
+	struct question	 qn;
+	struct arena	 arena = { 0 };
+	struct stat	 sb;
+	const char	*journal = NULL, *key;
+	char		*path, *end;
+	double		 seconds = -1;
+	int64_t		 give_up = -1, wait_ms;
+	int		 ch, fd, status;
+
+	while ((ch = getopt_long(argc, argv, "j:t:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			journal = optarg;
+			break;
+		case 't':
+			seconds = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || !(seconds >= 0) ||
+			    seconds > 1e9) {
+				wait_usage(stderr);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			wait_usage(stdout);
+			return 0;
+		case 'V':
+			printf("arc-wait %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			return 0;
+		default:
+			wait_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		wait_usage(stderr);
+		return EXIT_USAGE;
+	}
+	key = argv[optind];
+	if (seconds >= 0)
+		give_up = monotonic_ms() + (int64_t)(seconds * 1000);
+	path = journal_default_path(journal);
+	if (stat(path, &sb) == -1 && errno == ENOENT) {
+		warnx("no question under this key");
+		free(path);
+		return EXIT_REJECTED;
+	}
+	fd = watch_journal(path);
+	if (!journal_open(&j, path, true)) {
+		free(path);
+		return EXIT_SYSTEM;
+	}
+	free(path);
+	for (status = -1; status < 0;) {
+		const char *now;
+
+		arena_reset(&arena);
+		if (!journal_lock(&j, false)) {
+			status = EXIT_SYSTEM;
+			break;
+		}
+		journal_unlock(&j);
+		find_question(&j, &arena, key, &qn);
+		if (!qn.found) {
+			warnx("no question under this key");
+			status = EXIT_REJECTED;
+			break;
+		}
+		now = arc_now_advancing();
+		if (sv_is(qn.q.f[I_STATUS], "pending") &&
+		    rfc3339_ms_between(now, sv_cstr_of(&arena,
+		    qn.q.f[I_EXPIRES_AT])) <= 0) {
+			/* Its deadline passed: say so in the journal. */
+			if (!mark_expired(&j, key)) {
+				status = EXIT_SYSTEM;
+				break;
+			}
+			continue;
+		}
+		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
+			print_interaction(&arena, qn.text);
+			status = sv_is(qn.q.f[I_STATUS], "answered") ? 0 :
+			    EXIT_REJECTED;
+			break;
+		}
+		/* Pending: sleep until the journal changes or a deadline. */
+		wait_ms = rfc3339_ms_between(now, sv_cstr_of(&arena,
+		    qn.q.f[I_EXPIRES_AT]));
+		if (give_up >= 0) {
+			int64_t left = give_up - monotonic_ms();
+			if (left <= 0) {
+				status = EXIT_TIMEOUT;
+				break;
+			}
+			if (left < wait_ms)
+				wait_ms = left;
+		}
+		if (fd == -1 && wait_ms > 100)
+			wait_ms = 100;	/* no inotify: poll */
+		else if (wait_ms > 1000)
+			wait_ms = 1000;	/* a slow poll, in case a watch is lost */
+		{
+			struct pollfd pfd = { fd, POLLIN, 0 };
+			if (fd == -1)
+				(void)poll(NULL, 0, (int)wait_ms + 1);
+			else if (poll(&pfd, 1, (int)wait_ms + 1) > 0)
+				drain(fd);
+		}
+	}
+	if (fd != -1)
+		(void)close(fd);
+	arena_free(&arena);
+	journal_close(&j);
+	return status;
+}
+
+/* ---- arc-answer ---- */
+
+static void
+answer_usage(FILE *f)
+{
+	fprintf(f, "usage: arc-answer [-j journal] [--response-id id] "
+	    "[--source name] [--device-id id]\n"
+	    "                  [--emit] key [choice_id | --text text]\n");
+}
+
+static size_t
+codepoints(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+static char *
+read_answer_line(void)
+{
+	char	*line = NULL;
+	size_t	 cap = 0;
+	ssize_t	 n;
+
+	if ((n = getline(&line, &cap, stdin)) == -1) {
+		free(line);
+		return NULL;
+	}
+	if (n > 0 && line[n - 1] == '\n')
+		line[n - 1] = '\0';
+	return line;
+}
+
+/*
+ * Shows the question on the terminal and reads the answer: a choice by its
+ * number or id, or a text within its bound.  Returns the choice id (or the
+ * text) to free, or NULL when the person gave none.
+ */
+static char *
+ask_on_terminal(struct arena *a, const struct question *qn, bool *is_text)
+{
+	struct jparse_error	 e;
+	const struct jval	*choices = NULL;
+	const char		*kind = sv_cstr_of(a, qn->q.f[I_KIND]);
+	char			 left[32], *line;
+	size_t			 i, max = 0;
+
+	*is_text = strcmp(kind, "text") == 0;
+	if (!*is_text && strcmp(kind, "permission") != 0 &&
+	    strcmp(kind, "single_choice") != 0) {
+		warnx("cannot show a question of this kind; not answering");
+		return NULL;
+	}
+	printf("%s\n%s\n", sv_cstr_of(a, qn->q.f[I_TITLE]),
+	    sv_cstr_of(a, qn->q.f[I_PROMPT]));
+	if (*is_text) {
+		max = strtoul(sv_cstr_of(a, qn->q.f[I_TEXT_MAX_LENGTH]), NULL,
+		    10);
+	} else {
+		choices = json_parse(a, qn->q.f[I_CHOICES].p,
+		    qn->q.f[I_CHOICES].n, &e);
+		for (i = 0; choices != NULL && i < choices->n; i++) {
+			const struct jval *d = json_get(choices->items[i],
+			    "detail");
+			printf("  %zu) %s%s%s\n", i + 1, sv_cstr_of(a,
+			    (struct sv){ json_get(choices->items[i], "label")->s,
+			    json_get(choices->items[i], "label")->len }),
+			    d ? " - " : "", d ? sv_cstr_of(a,
+			    (struct sv){ d->s, d->len }) : "");
+		}
+	}
+	time_left(left, sizeof(left), sv_cstr_of(a, qn->q.f[I_EXPIRES_AT]),
+	    arc_now());
+	for (;;) {
+		if (*is_text)
+			printf("Answer (%zu characters at most; %s left): ", max,
+			    left);
+		else
+			printf("Answer [1-%zu] (%s left): ", choices ?
+			    choices->n : 0, left);
+		fflush(stdout);
+		if ((line = read_answer_line()) == NULL)
+			return NULL;
+		if (*is_text) {
+			if (codepoints(line) <= max)
+				return line;
+			printf("That is %zu characters; %zu at most.\n",
+			    codepoints(line), max);
+		} else {
+			char *end;
+			unsigned long k = strtoul(line, &end, 10);
+			for (i = 0; choices && i < choices->n; i++) {
+				const struct jval *id = json_get(
+				    choices->items[i], "id");
+				if ((*end == '\0' && *line != '\0' &&
+				    k == i + 1) || (strlen(line) == id->len &&
+				    memcmp(line, id->s, id->len) == 0)) {
+					free(line);
+					return strndup(id->s, id->len);
+				}
+			}
+			printf("Choose one of 1-%zu.\n", choices ? choices->n :
+			    0);
+		}
+		free(line);
+	}
+}
+
+int
+answer_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, 'j' },
+		{ "response-id", required_argument, NULL, 'r' },
+		{ "source", required_argument, NULL, 's' },
+		{ "device-id", required_argument, NULL, 'd' },
+		{ "text", required_argument, NULL, 'T' },
+		{ "emit", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct journal	 j;
+	struct question	 qn;
+	struct arena	 arena = { 0 };
+	struct applier	 ap;
+	struct buf	 ev = { 0 };
+	const char	*journal = NULL, *source = "cli", *device = NULL;
+	const char	*response_id = NULL, *text = NULL, *choice = NULL, *key;
+	const char	*sender = getenv("ARC_SENDER");
+	char		 event_id[40], minted_rid[40], *asked = NULL, *path;
+	bool		 emit = false, asked_text = false;
+	int		 ch, status;
+
+	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j': journal = optarg; break;
+		case 'r': response_id = optarg; break;
+		case 's': source = optarg; break;
+		case 'd': device = optarg; break;
+		case 'T': text = optarg; break;
+		case 'e': emit = true; break;
+		case 'h':
+			answer_usage(stdout);
+			return 0;
+		case 'V':
+			printf("arc-answer %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			return 0;
+		default:
+			answer_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1 || argc > 2 || (argc == 2 && text != NULL)) {
+		answer_usage(stderr);
+		return EXIT_USAGE;
+	}
+	key = argv[0];
+	choice = argc == 2 ? argv[1] : NULL;
+
+	/* The question's digest and nonce, from the journal. */
+	path = journal_default_path(journal);
+	if (!journal_open(&j, path, false) || !journal_lock(&j, false)) {
+		free(path);
+		return EXIT_SYSTEM;
+	}
+	journal_unlock(&j);
+	find_question(&j, &arena, key, &qn);
+	if (choice == NULL && text == NULL) {
+		if (emit || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+			warnx("give a choice_id or --text (or run me on a "
+			    "terminal to be asked)");
+			answer_usage(stderr);
+			return EXIT_USAGE;
+		}
+		if (!qn.found || !sv_is(qn.q.f[I_STATUS], "pending")) {
+			warnx("no open question under this key");
+			return EXIT_REJECTED;
+		}
+		if ((asked = ask_on_terminal(&arena, &qn, &asked_text)) ==
+		    NULL)
+			return EXIT_REJECTED;
+		if (asked_text)
+			text = asked;
+		else
+			choice = asked;
+	}
+
+	mint_id("evt_", event_id, sizeof(event_id));
+	if (response_id == NULL) {
+		mint_id("resp_", minted_rid, sizeof(minted_rid));
+		response_id = minted_rid;
+	}
+	buf_puts(&ev, "{\"arc_version\":\"0.2\",\"event_id\":");
+	buf_json_cstr(&ev, event_id);
+	buf_puts(&ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
+	buf_json_cstr(&ev, arc_now());
+	buf_puts(&ev, ",\"sender\":{\"id\":");
+	buf_json_cstr(&ev, sender != NULL && *sender ? sender : "arc-answer");
+	buf_puts(&ev, "},\"request\":{\"key\":");
+	buf_json_cstr(&ev, key);
+	buf_puts(&ev, "},\"response\":{\"response_id\":");
+	buf_json_cstr(&ev, response_id);
+	/* With no question there is nothing to echo; the answer is 404. */
+	buf_puts(&ev, ",\"digest\":");
+	if (qn.found)
+		buf_json_str(&ev, qn.q.f[I_DIGEST].p, qn.q.f[I_DIGEST].n);
+	else
+		buf_puts(&ev, "\"0000000000000000000000000000000000000000"
+		    "000000000000000000000000\"");
+	if (qn.found && qn.q.f[I_NONCE].p != NULL) {
+		buf_puts(&ev, ",\"nonce\":");
+		buf_json_str(&ev, qn.q.f[I_NONCE].p, qn.q.f[I_NONCE].n);
+	}
+	buf_puts(&ev, text != NULL ? ",\"text\":" : ",\"choice_id\":");
+	buf_json_cstr(&ev, text != NULL ? text : choice);
+	buf_puts(&ev, ",\"source\":");
+	buf_json_cstr(&ev, source);
+	if (device != NULL) {
+		buf_puts(&ev, ",\"device_id\":");
+		buf_json_cstr(&ev, device);
+	}
+	buf_puts(&ev, "}}");
+	journal_close(&j);
+	arena_free(&arena);
+
+	if (emit) {
+		buf_putc(&ev, '\n');
+		if (fwrite(ev.p, 1, ev.len, stdout) != ev.len)
+			err(EXIT_SYSTEM, "standard output");
+		flush_stdout();
+		status = 0;
+	} else {
+		/* The same path and rules as arc-apply; first valid wins. */
+		if (!applier_open(&ap, path) || !journal_lock(&ap.j, true))
+			errx(EXIT_SYSTEM, "the answer was not applied");
+		apply_one(&ap, "answer", 1, ev.p, ev.len, false);
+		if (!applier_commit(&ap))
+			errx(EXIT_SYSTEM, "the answer was not applied");
+		status = ap.status;
+		applier_close(&ap);
+	}
+	free(path);
+	free(asked);
+	buf_free(&ev);
+	return status;
+}

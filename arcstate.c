@@ -88,6 +88,12 @@ sv_cstr(struct arena *a, struct sv v)
 	return s;
 }
 
+const char *
+sv_cstr_of(struct arena *a, struct sv v)
+{
+	return v.p == NULL ? "" : sv_cstr(a, v);
+}
+
 static struct sv
 sv_buf(struct arena *a, const struct buf *b)
 {

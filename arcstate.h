@@ -10,6 +10,8 @@
 #ifndef ARCSTATE_H
 #define ARCSTATE_H
 
+#include <string.h>
+
 #include "arc.h"
 
 /* A string view into a line, an arena or a record; p == NULL is null. */
@@ -111,6 +113,16 @@ void		 record_write_full(struct buf *, struct arena *, const char *,
 		    bool interaction);
 const char	*qstatus_name(enum qstatus);
 const char	*priority_name(enum priority);
+
+/* Small helpers on string views, for the front ends. */
+static inline bool
+sv_is(struct sv v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v.p != NULL && v.n == n && memcmp(v.p, s, n) == 0;
+}
+const char	*sv_cstr_of(struct arena *, struct sv);
 
 #define JOURNAL_HEADER "{\"arc_journal\":1}"
 

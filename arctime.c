@@ -215,3 +215,39 @@ arc_now_advancing(void)
 		return moving;
 	}
 }
+
+/* An instant some seconds after another, as RFC 3339 UTC. */
+bool
+rfc3339_after(const char *from, int64_t seconds, char *out, size_t n)
+{
+	struct arc_instant t;
+
+	if (!rfc3339_parse(from, strlen(from), &t) ||
+	    seconds > INT64_MAX - t.seconds)
+		return false;
+	format_utc(out, n, t.seconds + seconds, 0);
+	/* whole seconds: drop the ".000" */
+	if (strlen(out) > 5)
+		strlcpy(out + strlen(out) - 5, "Z", 2);
+	return true;
+}
+
+/* Milliseconds from one instant to another (negative when past). */
+int64_t
+rfc3339_ms_between(const char *from, const char *to)
+{
+	struct arc_instant a, b;
+	int64_t ms;
+	size_t i;
+
+	if (!rfc3339_parse(from, strlen(from), &a) ||
+	    !rfc3339_parse(to, strlen(to), &b))
+		return 0;
+	ms = (b.seconds - a.seconds) * 1000;
+	for (i = 0; i < 3; i++) {
+		int da = i < a.fraction_len ? a.fraction[i] - '0' : 0;
+		int db = i < b.fraction_len ? b.fraction[i] - '0' : 0;
+		ms += (db - da) * (i == 0 ? 100 : i == 1 ? 10 : 1);
+	}
+	return ms;
+}

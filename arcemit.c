@@ -1,0 +1,379 @@
+/*
+ * arc-emit: the producer's side, for shell scripts and agent hooks.  It
+ * builds one ARC 0.2 event from options and checks it with the same rules
+ * as arc-validate before printing it, so that what it prints is valid by
+ * construction; an option that would make an invalid event is refused.
+ */
+#include <err.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arccmd.h"
+
+#define CHOICES_MAX 32	/* more than ARC allows, so that the rule says no */
+
+struct emit {
+	const char	*type, *key, *kind, *title, *message, *priority;
+	const char	*response_kind, *text_max, *expires_in, *expires_at;
+	const char	*outcome, *event_id, *sender_id, *sender_name;
+	const char	*sender_version, *instance_id, *session_id;
+	const char	*correlation_id, *project, *cwd, *turn_id;
+	const char	*native_request_id, *notification_type, *pid;
+	const char	*choice[CHOICES_MAX];
+	size_t		 nchoices;
+};
+
+/* Which option sets the member at a path, for the refusal's message. */
+static const struct {
+	const char *path, *option;
+} options_of[] = {
+	{ "/event_type", "--type" },
+	{ "/event_id", "--event-id" },
+	{ "/sender/id", "--sender-id" },
+	{ "/sender/name", "--sender-name" },
+	{ "/sender/version", "--sender-version" },
+	{ "/sender/instance_id", "--instance-id" },
+	{ "/context/session_id", "--session-id" },
+	{ "/context/correlation_id", "--correlation-id" },
+	{ "/context/project", "--project" },
+	{ "/context/cwd", "--cwd" },
+	{ "/context/turn_id", "--turn-id" },
+	{ "/context/native_request_id", "--native-request-id" },
+	{ "/request/key", "--key" },
+	{ "/request/kind", "--kind" },
+	{ "/request/title", "--title" },
+	{ "/request/message", "--message" },
+	{ "/request/priority", "--priority" },
+	{ "/request/outcome", "--outcome" },
+	{ "/request/response/kind", "--response-kind" },
+	{ "/request/response/choices", "--choice" },
+	{ "/request/response/text_max_length", "--text-max" },
+	{ "/request/response/expires_at", "--expires-in or --expires-at" },
+	{ "/request/response", "--choice, --text-max or --response-kind" },
+	{ "/extensions/x-agentnotify", "--notification-type" },
+};
+
+static const char *
+option_for(const char *path)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(options_of) / sizeof(options_of[0]); i++) {
+		n = strlen(options_of[i].path);
+		if (strncmp(path, options_of[i].path, n) == 0 &&
+		    (path[n] == '\0' || path[n] == '/'))
+			return options_of[i].option;
+	}
+	return NULL;
+}
+
+static void
+member(struct buf *b, bool *first, const char *name, const char *value)
+{
+	if (value == NULL)
+		return;
+	buf_puts(b, *first ? "" : ",");
+	*first = false;
+	buf_json_cstr(b, name);
+	buf_putc(b, ':');
+	buf_json_cstr(b, value);
+}
+
+static const char *
+full_type(const char *t)
+{
+	if (strcmp(t, "created") == 0)
+		return "request.created";
+	if (strcmp(t, "updated") == 0)
+		return "request.updated";
+	if (strcmp(t, "resolved") == 0)
+		return "request.resolved";
+	return t;	/* the full name, or one the rules will refuse */
+}
+
+/* ID:LABEL[:DETAIL], the label and detail free to hold colons after it. */
+static void
+choice_json(struct buf *b, const char *spec)
+{
+	const char	*c1 = strchr(spec, ':'), *c2;
+
+	buf_puts(b, "{\"id\":");
+	if (c1 == NULL) {
+		buf_json_cstr(b, spec);
+		buf_puts(b, ",\"label\":");
+		buf_json_cstr(b, spec);
+		buf_putc(b, '}');
+		return;
+	}
+	buf_json_str(b, spec, (size_t)(c1 - spec));
+	c2 = strchr(c1 + 1, ':');
+	buf_puts(b, ",\"label\":");
+	buf_json_str(b, c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1));
+	if (c2 != NULL) {
+		buf_puts(b, ",\"detail\":");
+		buf_json_cstr(b, c2 + 1);
+	}
+	buf_putc(b, '}');
+}
+
+static bool
+build(struct buf *b, const struct emit *o)
+{
+	char		 event_id[40], expires[64], cwd[PATH_MAX];
+	bool		 first = true, asks;
+	const char	*type = full_type(o->type), *rkind = o->response_kind;
+	size_t		 i;
+
+	if (o->event_id == NULL)
+		mint_id("evt_", event_id, sizeof(event_id));
+	buf_puts(b, "{\"arc_version\":\"0.2\",\"event_id\":");
+	buf_json_cstr(b, o->event_id ? o->event_id : event_id);
+	buf_puts(b, ",\"event_type\":");
+	buf_json_cstr(b, type);
+	buf_puts(b, ",\"occurred_at\":");
+	buf_json_cstr(b, arc_now());
+	buf_puts(b, ",\"sender\":{");
+	member(b, &first, "id", o->sender_id);
+	member(b, &first, "name", o->sender_name);
+	member(b, &first, "version", o->sender_version);
+	member(b, &first, "instance_id", o->instance_id);
+	buf_puts(b, "},\"context\":{");
+	first = true;
+	member(b, &first, "session_id", o->session_id);
+	member(b, &first, "correlation_id", o->correlation_id);
+	member(b, &first, "project", o->project);
+	member(b, &first, "cwd", o->cwd ? o->cwd :
+	    getcwd(cwd, sizeof(cwd)));
+	member(b, &first, "turn_id", o->turn_id);
+	member(b, &first, "native_request_id", o->native_request_id);
+	if (o->pid != NULL) {
+		buf_puts(b, first ? "\"pid\":" : ",\"pid\":");
+		buf_puts(b, o->pid);	/* digits only: checked by the option */
+	}
+	buf_puts(b, "},\"request\":{");
+	first = true;
+	member(b, &first, "key", o->key);
+	if (strcmp(type, "request.resolved") == 0) {
+		member(b, &first, "outcome", o->outcome);
+	} else {
+		member(b, &first, "kind", o->kind);
+		member(b, &first, "title", o->title);
+		member(b, &first, "message", o->message);
+		member(b, &first, "priority", o->priority);
+		member(b, &first, "outcome", o->outcome);
+	}
+	asks = rkind != NULL || o->nchoices > 0 || o->text_max != NULL;
+	if (asks) {
+		if (rkind == NULL)
+			rkind = o->nchoices == 0 ? "text" : o->kind != NULL &&
+			    strcmp(o->kind, "permission") == 0 ? "permission" :
+			    "single_choice";
+		if (o->expires_at != NULL)
+			strlcpy(expires, o->expires_at, sizeof(expires));
+		else if (!rfc3339_after(arc_now(), parse_duration(
+		    o->expires_in ? o->expires_in : "10m"), expires,
+		    sizeof(expires)))
+			return false;
+		buf_puts(b, first ? "" : ",");
+		buf_puts(b, "\"response\":{\"kind\":");
+		buf_json_cstr(b, rkind);
+		if (o->nchoices > 0) {
+			buf_puts(b, ",\"choices\":[");
+			for (i = 0; i < o->nchoices; i++) {
+				if (i)
+					buf_putc(b, ',');
+				choice_json(b, o->choice[i]);
+			}
+			buf_putc(b, ']');
+		}
+		if (o->text_max != NULL) {
+			buf_puts(b, ",\"text_max_length\":");
+			buf_puts(b, o->text_max);	/* digits only */
+		}
+		buf_puts(b, ",\"expires_at\":");
+		buf_json_cstr(b, expires);
+		buf_putc(b, '}');
+	}
+	buf_putc(b, '}');
+	if (o->notification_type != NULL) {
+		buf_puts(b, ",\"extensions\":{\"x-agentnotify\":"
+		    "{\"notification_type\":");
+		buf_json_cstr(b, o->notification_type);
+		buf_puts(b, "}}");
+	}
+	buf_putc(b, '}');
+	return true;
+}
+
+static void
+emit_usage(FILE *f)
+{
+	fprintf(f, "usage: arc-emit [--type created|updated|resolved] "
+	    "[--key key] [--kind kind]\n"
+	    "                [--title title] [--message message] "
+	    "[--priority priority]\n"
+	    "                [--choice id:label[:detail] ...] "
+	    "[--text-max n] [--response-kind kind]\n"
+	    "                [--expires-in duration | --expires-at time] "
+	    "[--outcome outcome]\n"
+	    "                [--sender-id id] [--sender-name name] "
+	    "[--instance-id id] [--session-id id]\n"
+	    "                [--correlation-id id] [--project name] "
+	    "[--cwd dir] [--pid pid]\n"
+	    "                [--turn-id id] [--native-request-id id] "
+	    "[--notification-type type]\n"
+	    "                [--event-id id]\n");
+}
+
+static bool
+digits(const char *s)
+{
+	return *s != '\0' && strspn(s, "0123456789") == strlen(s) &&
+	    strlen(s) <= 19;
+}
+
+int
+emit_main(int argc, char **argv)
+{
+	enum { O_TYPE = 256, O_KEY, O_KIND, O_TITLE, O_MESSAGE, O_PRIORITY,
+	    O_CHOICE, O_TEXT_MAX, O_RKIND, O_EXPIRES_IN, O_EXPIRES_AT,
+	    O_OUTCOME, O_EVENT_ID, O_SENDER_ID, O_SENDER_NAME, O_SENDER_VERSION,
+	    O_INSTANCE, O_SESSION, O_CORRELATION, O_PROJECT, O_CWD, O_PID,
+	    O_TURN, O_NATIVE, O_NTYPE, O_HELP, O_VERSION };
+	static const struct option longopts[] = {
+		{ "type", required_argument, NULL, O_TYPE },
+		{ "key", required_argument, NULL, O_KEY },
+		{ "kind", required_argument, NULL, O_KIND },
+		{ "title", required_argument, NULL, O_TITLE },
+		{ "message", required_argument, NULL, O_MESSAGE },
+		{ "priority", required_argument, NULL, O_PRIORITY },
+		{ "choice", required_argument, NULL, O_CHOICE },
+		{ "text-max", required_argument, NULL, O_TEXT_MAX },
+		{ "response-kind", required_argument, NULL, O_RKIND },
+		{ "expires-in", required_argument, NULL, O_EXPIRES_IN },
+		{ "expires-at", required_argument, NULL, O_EXPIRES_AT },
+		{ "outcome", required_argument, NULL, O_OUTCOME },
+		{ "event-id", required_argument, NULL, O_EVENT_ID },
+		{ "sender-id", required_argument, NULL, O_SENDER_ID },
+		{ "sender-name", required_argument, NULL, O_SENDER_NAME },
+		{ "sender-version", required_argument, NULL, O_SENDER_VERSION },
+		{ "instance-id", required_argument, NULL, O_INSTANCE },
+		{ "session-id", required_argument, NULL, O_SESSION },
+		{ "correlation-id", required_argument, NULL, O_CORRELATION },
+		{ "project", required_argument, NULL, O_PROJECT },
+		{ "cwd", required_argument, NULL, O_CWD },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "turn-id", required_argument, NULL, O_TURN },
+		{ "native-request-id", required_argument, NULL, O_NATIVE },
+		{ "notification-type", required_argument, NULL, O_NTYPE },
+		{ "help", no_argument, NULL, O_HELP },
+		{ "version", no_argument, NULL, O_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct emit	 o = { 0 };
+	struct buf	 b = { 0 };
+	struct arena	 arena = { 0 };
+	struct problems	 pr = { 0 };
+	struct jval	*root;
+	const char	*env;
+	size_t		 i;
+	int		 ch;
+
+	o.type = "created";
+	o.sender_id = (env = getenv("ARC_SENDER")) && *env ? env : "arc-emit";
+	o.session_id = (env = getenv("ARC_SESSION_ID")) && *env ? env : NULL;
+	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_TYPE: o.type = optarg; break;
+		case O_KEY: o.key = optarg; break;
+		case O_KIND: o.kind = optarg; break;
+		case O_TITLE: o.title = optarg; break;
+		case O_MESSAGE: o.message = optarg; break;
+		case O_PRIORITY: o.priority = optarg; break;
+		case O_CHOICE:
+			if (o.nchoices == CHOICES_MAX) {
+				warnx("--choice: at most 12 choices");
+				return EXIT_USAGE;
+			}
+			o.choice[o.nchoices++] = optarg;
+			break;
+		case O_TEXT_MAX:
+			if (!digits(optarg)) {
+				warnx("--text-max takes a whole number");
+				return EXIT_USAGE;
+			}
+			o.text_max = optarg;
+			break;
+		case O_RKIND: o.response_kind = optarg; break;
+		case O_EXPIRES_IN:
+			if (parse_duration(optarg) < 0) {
+				warnx("--expires-in takes a duration such as "
+				    "90s, 10m or 2h");
+				return EXIT_USAGE;
+			}
+			o.expires_in = optarg;
+			break;
+		case O_EXPIRES_AT: o.expires_at = optarg; break;
+		case O_OUTCOME: o.outcome = optarg; break;
+		case O_EVENT_ID: o.event_id = optarg; break;
+		case O_SENDER_ID: o.sender_id = optarg; break;
+		case O_SENDER_NAME: o.sender_name = optarg; break;
+		case O_SENDER_VERSION: o.sender_version = optarg; break;
+		case O_INSTANCE: o.instance_id = optarg; break;
+		case O_SESSION: o.session_id = optarg; break;
+		case O_CORRELATION: o.correlation_id = optarg; break;
+		case O_PROJECT: o.project = optarg; break;
+		case O_CWD: o.cwd = optarg; break;
+		case O_PID:
+			if (!digits(optarg)) {
+				warnx("--pid takes a process id");
+				return EXIT_USAGE;
+			}
+			o.pid = optarg;
+			break;
+		case O_TURN: o.turn_id = optarg; break;
+		case O_NATIVE: o.native_request_id = optarg; break;
+		case O_NTYPE: o.notification_type = optarg; break;
+		case O_HELP:
+			emit_usage(stdout);
+			return 0;
+		case O_VERSION:
+			printf("arc-emit %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			return 0;
+		default:
+			emit_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc || (o.expires_in && o.expires_at)) {
+		emit_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!build(&b, &o)) {
+		warnx("--expires-in: the deadline is out of range");
+		return EXIT_USAGE;
+	}
+	/* Valid by construction: the same rules as arc-validate. */
+	if (!arc_validate_line(&arena, b.p, b.len, &pr, &root)) {
+		for (i = 0; i < pr.n; i++) {
+			const char *opt = option_for(pr.list[i].path);
+			warnx("%s: %s%s%s%s", pr.list[i].path,
+			    pr.list[i].message, opt ? " (see " : "",
+			    opt ? opt : "", opt ? ")" : "");
+		}
+		warnx("no event was emitted");
+		return EXIT_USAGE;
+	}
+	buf_putc(&b, '\n');
+	if (fwrite(b.p, 1, b.len, stdout) != b.len)
+		err(EXIT_SYSTEM, "standard output");
+	flush_stdout();
+	problems_clear(&pr);
+	arena_free(&arena);
+	buf_free(&b);
+	return 0;
+}

@@ -13,7 +13,8 @@ COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
 OBJS	 = arcfilter.o arcshell.o arcemit.o arcvalidate.o arcstate.o arcjournal.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h
-MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1
+MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
+	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1
 MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7
 
@@ -56,8 +57,11 @@ lint-man:
 demo: deps all
 	@examples/demo
 
-bench: deps all bench/cjson-parse
+bench: deps all bench/cjson-parse bench/wakelat
 	@bench/run
+
+bench/wakelat: bench/wakelat.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/wakelat.c
 
 bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
@@ -74,6 +78,6 @@ install: all
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 
 clean:
-	rm -f arc $(COMMANDS) *.o bench/cjson-parse
+	rm -f arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat
 
 .PHONY: all deps check lint-man demo bench install clean

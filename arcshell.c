@@ -336,13 +336,29 @@ watch_journal(const char *path)
 	return fd;
 }
 
-static void
-drain(int fd)
+/*
+ * Reads the pending events; true when one concerns the journal itself (an
+ * append, or a compaction renaming a new file over it), not a neighbour.
+ */
+static bool
+drain(int fd, const char *base)
 {
 	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t	 n;
+	bool	 ours = false;
 
-	while (read(fd, ev, sizeof(ev)) > 0)
-		;
+	while ((n = read(fd, ev, sizeof(ev))) > 0) {
+		char *p = ev;
+		while (p < ev + n) {
+			const struct inotify_event *e = (const void *)p;
+			if (e->len > 0 && strcmp(e->name, base) == 0)
+				ours = true;
+			if (e->mask & IN_Q_OVERFLOW)
+				ours = true;
+			p += sizeof(*e) + e->len;
+		}
+	}
+	return ours;
 }
 
 /* Marks a due question expired in the journal; false on a system failure. */
@@ -376,7 +392,7 @@ wait_main(int argc, char **argv)
 	struct arena	 arena = { 0 };
 	struct stat	 sb;
 	const char	*journal = NULL, *key;
-	char		*path, *end;
+	char		*path, *end, *base = NULL;
 	double		 seconds = -1;
 	int64_t		 give_up = -1, wait_ms;
 	int		 ch, fd, status;
@@ -422,6 +438,12 @@ wait_main(int argc, char **argv)
 	if (!journal_open(&j, path, true)) {
 		free(path);
 		return EXIT_SYSTEM;
+	}
+	{
+		char *copy = strdup(path);
+		if (copy == NULL || (base = strdup(basename(copy))) == NULL)
+			err(EXIT_SYSTEM, "strdup");
+		free(copy);
 	}
 	free(path);
 	for (status = -1; status < 0;) {
@@ -472,16 +494,20 @@ wait_main(int argc, char **argv)
 			wait_ms = 100;	/* no inotify: poll */
 		else if (wait_ms > 1000)
 			wait_ms = 1000;	/* a slow poll, in case a watch is lost */
-		{
+		if (fd == -1) {
+			(void)poll(NULL, 0, (int)wait_ms + 1);
+		} else {
+			/* Sleep on until the journal itself changes. */
 			struct pollfd pfd = { fd, POLLIN, 0 };
-			if (fd == -1)
-				(void)poll(NULL, 0, (int)wait_ms + 1);
-			else if (poll(&pfd, 1, (int)wait_ms + 1) > 0)
-				drain(fd);
+			int64_t until = monotonic_ms() + wait_ms + 1, left;
+			while ((left = until - monotonic_ms()) > 0 &&
+			    poll(&pfd, 1, (int)left) > 0 && !drain(fd, base))
+				;
 		}
 	}
 	if (fd != -1)
 		(void)close(fd);
+	free(base);
 	arena_free(&arena);
 	journal_close(&j);
 	return status;

@@ -93,3 +93,13 @@ question_for() {
 	run arc-wait --help
 	[ "$status" -eq 0 ]
 }
+
+@test "changes to other files beside the journal do not keep it busy" {
+	arc-apply <<<"$(question_for deploy)" >/dev/null
+	( for i in $(seq 300); do echo "$i" >>"$(dirname "$ARC_JOURNAL")/neighbour"; sleep 0.003; done ) &
+	run --separate-stderr /usr/bin/time -f '%U %S' arc-wait -t 1.5 deploy
+	wait
+	[ "$status" -eq 124 ]
+	# user + system CPU seconds while 300 writes happened next door
+	awk '{ exit !($1 + $2 < 0.3) }' <<<"${stderr##*$'\n'}"
+}

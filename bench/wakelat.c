@@ -1,0 +1,113 @@
+/*
+ * Answer-to-wake latency of arc-wait: for each question, start arc-wait,
+ * let it block, answer with arc-answer, and stamp (CLOCK_REALTIME) the
+ * moment arc-wait's output arrives on our pipe.  The latency runs from the
+ * answer's accepted_at, taken just before its record is written and
+ * synced, so it includes the fsync.
+ * usage: wakelat JOURNAL COUNT   (questions w1..wCOUNT already pending)
+ */
+#include <poll.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static pid_t
+run(char *const argv[], int *out)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int p[2];
+
+	if (pipe(p) == -1)
+		exit(3);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	posix_spawn_file_actions_addclose(&fa, p[0]);
+	if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0)
+		exit(3);
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* "...T07:16:49.104Z" -> ms since the epoch */
+static double
+accepted_ms(const char *s)
+{
+	struct tm tm = { 0 };
+	int ms = 0;
+	const char *p = strstr(s, "\"accepted_at\":\"");
+
+	if (p == NULL || sscanf(p + 15, "%d-%d-%dT%d:%d:%d.%dZ", &tm.tm_year,
+	    &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec,
+	    &ms) < 6)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return timegm(&tm) * 1e3 + ms;
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int
+main(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[2]) : 200, i, fw, fa;
+	double *lat = calloc((size_t)n, sizeof(double));
+	char key[32], buf[8192];
+
+	for (i = 0; i < n; i++) {
+		struct pollfd pfd;
+		struct timespec settle = { 0, 30 * 1000 * 1000 };
+		size_t got = 0;
+		ssize_t r;
+		double woke;
+		pid_t w, a;
+
+		snprintf(key, sizeof(key), "w%d", i + 1);
+		char *wait_argv[] = { "arc-wait", "-j", argv[1], "-t", "10",
+		    key, NULL };
+		char *answer_argv[] = { "arc-answer", "-j", argv[1], key, "a",
+		    NULL };
+		w = run(wait_argv, &fw);
+		nanosleep(&settle, NULL);	/* let it block in poll(2) */
+		a = run(answer_argv, &fa);
+		pfd.fd = fw;
+		pfd.events = POLLIN;
+		poll(&pfd, 1, 10000);
+		woke = now_ms();
+		while ((r = read(fa, buf + got, sizeof(buf) - 1 - got)) > 0)
+			got += (size_t)r;
+		buf[got] = '\0';
+		waitpid(a, NULL, 0);
+		waitpid(w, NULL, 0);
+		close(fw);
+		close(fa);
+		lat[i] = woke - accepted_ms(buf);
+	}
+	qsort(lat, (size_t)n, sizeof(double), cmp);
+	printf("median %.2f ms, p99 %.2f ms, max %.2f ms over %d answers "
+	    "(target: median < 5 ms)\n", lat[(n - 1) / 2],
+	    lat[(int)(n * 0.99 + 0.5) - 1], lat[n - 1], n);
+	return 0;
+}

@@ -20,7 +20,7 @@ MAN7	 = man/arc.7
 
 # Debian packages: to build, to test, to benchmark.
 DEBS	 = libcjson-dev libbsd-dev libmd-dev bats jq python3-jsonschema \
-	   mandoc time
+	   mandoc time sqlite3 strace
 
 all: $(COMMANDS)
 

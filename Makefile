@@ -20,7 +20,7 @@ MAN7	 = man/arc.7
 
 # Debian packages: to build, to test, to benchmark.
 DEBS	 = libcjson-dev libbsd-dev libmd-dev bats jq python3-jsonschema \
-	   mandoc time sqlite3 strace
+	   mandoc time sqlite3 strace clang libclang-rt-14-dev valgrind
 
 all: $(COMMANDS)
 
@@ -66,6 +66,20 @@ bench/wakelat: bench/wakelat.c
 bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
+# The whole suite against an ASan+UBSan build of every command.
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=all
+check-sanitize: deps
+	@mkdir -p san
+	@for f in $(OBJS:.o=.c); do \
+	    clang $(WARN) $(SANFLAGS) $(CPPFLAGS) -c $$f -o san/$${f%.c}.o || exit 1; \
+	done
+	@clang $(SANFLAGS) -o san/arc $(addprefix san/,$(OBJS)) $(LDLIBS)
+	@for c in $(COMMANDS); do ln -f san/arc san/$$c; done
+	@ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    ARC_BIN=$(CURDIR)/san t/run-tests
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -78,6 +92,6 @@ install: all
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 
 clean:
-	rm -f arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat
+	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san
 
-.PHONY: all deps check lint-man demo bench install clean
+.PHONY: all deps check check-sanitize lint-man demo bench install clean

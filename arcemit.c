@@ -355,6 +355,7 @@ emit_main(int argc, char **argv)
 	}
 	if (!build(&b, &o)) {
 		warnx("--expires-in: the deadline is out of range");
+		buf_free(&b);
 		return EXIT_USAGE;
 	}
 	/* Valid by construction: the same rules as arc-validate. */
@@ -366,6 +367,9 @@ emit_main(int argc, char **argv)
 			    opt ? opt : "", opt ? ")" : "");
 		}
 		warnx("no event was emitted");
+		problems_clear(&pr);
+		arena_free(&arena);
+		buf_free(&b);
 		return EXIT_USAGE;
 	}
 	buf_putc(&b, '\n');

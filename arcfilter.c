@@ -433,8 +433,10 @@ apply_main(int argc, char **argv)
 		apply_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!applier_open(&ap, journal))
+	if (!applier_open(&ap, journal)) {
+		applier_close(&ap);
 		return EXIT_SYSTEM;
+	}
 	ap.quiet = quiet;
 	if (compact) {
 		status = journal_compact(&ap.j, arc_now(), window) ? 0 :

@@ -680,27 +680,29 @@ answer_main(int argc, char **argv)
 	choice = argc == 2 ? argv[1] : NULL;
 
 	/* The question's digest and nonce, from the journal. */
+	if (choice == NULL && text == NULL &&
+	    (emit || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		warnx("give a choice_id or --text (or run me on a terminal to "
+		    "be asked)");
+		answer_usage(stderr);
+		return EXIT_USAGE;
+	}
 	path = journal_default_path(journal);
 	if (!journal_open(&j, path, false) || !journal_lock(&j, false)) {
-		free(path);
-		return EXIT_SYSTEM;
+		status = EXIT_SYSTEM;
+		goto done;
 	}
 	journal_unlock(&j);
 	find_question(&j, &arena, key, &qn);
 	if (choice == NULL && text == NULL) {
-		if (emit || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-			warnx("give a choice_id or --text (or run me on a "
-			    "terminal to be asked)");
-			answer_usage(stderr);
-			return EXIT_USAGE;
-		}
+		status = EXIT_REJECTED;
 		if (!qn.found || !sv_is(qn.q.f[I_STATUS], "pending")) {
 			warnx("no open question under this key");
-			return EXIT_REJECTED;
+			goto done;
 		}
 		if ((asked = ask_on_terminal(&arena, &qn, &asked_text)) ==
 		    NULL)
-			return EXIT_REJECTED;
+			goto done;
 		if (asked_text)
 			text = asked;
 		else
@@ -744,6 +746,7 @@ answer_main(int argc, char **argv)
 	buf_puts(&ev, "}}");
 	journal_close(&j);
 	arena_free(&arena);
+	j.path = NULL;
 
 	if (emit) {
 		buf_putc(&ev, '\n');
@@ -761,6 +764,10 @@ answer_main(int argc, char **argv)
 		status = ap.status;
 		applier_close(&ap);
 	}
+done:
+	if (j.path != NULL)
+		journal_close(&j);
+	arena_free(&arena);
 	free(path);
 	free(asked);
 	buf_free(&ev);

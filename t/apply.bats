@@ -481,7 +481,7 @@ load helper
 @test "a result line is printed only after its record is fsync'd" {
 	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
 	created a >"$BATS_TEST_TMPDIR/in"
-	ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync,write -o "$BATS_TEST_TMPDIR/trace" \
+	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync,write -o "$BATS_TEST_TMPDIR/trace" \
 	    arc-apply "$BATS_TEST_TMPDIR/in" >/dev/null
 	local sync out
 	sync=$(grep -n 'fdatasync(' "$BATS_TEST_TMPDIR/trace" | head -1 | cut -d: -f1)
@@ -492,10 +492,10 @@ load helper
 @test "group commit: events read together share one fsync; --batch 1 syncs each" {
 	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
 	for i in $(seq 50); do created "k$i"; done >"$BATS_TEST_TMPDIR/in"
-	ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t1" \
+	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t1" \
 	    arc-apply -j "$BATS_TEST_TMPDIR/j1" "$BATS_TEST_TMPDIR/in" >/dev/null
 	[ "$(grep -c 'fdatasync(' "$BATS_TEST_TMPDIR/t1")" -eq 1 ]
-	ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t2" \
+	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t2" \
 	    arc-apply --batch 1 -j "$BATS_TEST_TMPDIR/j2" "$BATS_TEST_TMPDIR/in" >/dev/null
 	[ "$(grep -c 'fdatasync(' "$BATS_TEST_TMPDIR/t2")" -eq 50 ]
 }

@@ -10,7 +10,8 @@ CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
-OBJS	 = arcfilter.o arcshell.o arcemit.o arcvalidate.o arcstate.o arcjournal.o \
+OBJS	 = arcmain.o arcfilter.o arcshell.o arcemit.o arcvalidate.o arcstate.o \
+	   arcjournal.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
@@ -80,6 +81,24 @@ check-sanitize: deps
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ARC_BIN=$(CURDIR)/san t/run-tests
 
+# libFuzzer targets, each run FUZZ_SECONDS from a corpus seeded with t/.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal
+FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
+	    -fno-sanitize-recover=all
+fuzz-build: deps
+	@mkdir -p fuzz/bin
+	@for f in $(filter-out arcmain.o,$(OBJS)); do \
+	    clang $(WARN) $(FUZZFLAGS:fuzzer,=fuzzer-no-link,) $(CPPFLAGS) \
+	        -c $${f%.o}.c -o fuzz/bin/$$f || exit 1; done
+	@for t in $(FUZZ_TARGETS); do \
+	    clang $(WARN) $(FUZZFLAGS) $(CPPFLAGS) -o fuzz/bin/$$t fuzz/$$t.c \
+	        $(addprefix fuzz/bin/,$(filter-out arcmain.o,$(OBJS))) \
+	        $(LDLIBS) || exit 1; done
+
+fuzz: fuzz-build
+	@fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
@@ -92,6 +111,7 @@ install: all
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 
 clean:
-	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san
+	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
 
-.PHONY: all deps check check-sanitize lint-man demo bench install clean
+.PHONY: all deps check check-sanitize fuzz fuzz-build lint-man demo bench \
+	install clean

@@ -490,35 +490,3 @@ apply_main(int argc, char **argv)
 	applier_close(&ap);
 	return status;
 }
-
-/* ---- dispatch on the name the program was run by ---- */
-
-static const struct command {
-	const char	*name;
-	int		(*main)(int, char **);
-} commands[] = {
-	{ "arc-validate", validate_main },
-	{ "arc-apply", apply_main },
-	{ "arc-status", status_main },
-	{ "arc-wait", wait_main },
-	{ "arc-answer", answer_main },
-	{ "arc-emit", emit_main },
-};
-
-int
-main(int argc, char **argv)
-{
-	const char	*name = getprogname();
-	size_t		 i;
-
-	if (!arc_now_init()) {
-		warnx("ARC_NOW is not an RFC 3339 date-time");
-		return EXIT_USAGE;
-	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(name, commands[i].name) == 0)
-			return commands[i].main(argc, argv);
-	warnx("run me as one of arc-validate, arc-apply, arc-answer, "
-	    "arc-wait, arc-status or arc-emit");
-	return EXIT_USAGE;
-}

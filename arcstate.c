@@ -601,13 +601,34 @@ seconds_of(const char *s, size_t n)
 
 /* ---- replaying the journal ---- */
 
+/*
+ * What the rest of the code takes for granted of a stored record: a known
+ * status, and for a question a known kind, a digest and a real deadline.
+ * A journal record without them is damaged, however well-formed its JSON.
+ */
+static bool
+record_sane(const struct rec *r, bool interaction)
+{
+	struct arc_instant t;
+
+	if (!interaction)
+		return sv_eq(r->f[N_STATUS], "active") ||
+		    sv_eq(r->f[N_STATUS], "resolved");
+	return qstatus_of(r->f[I_STATUS]) != Q_NONE &&
+	    (sv_eq(r->f[I_KIND], "permission") ||
+	    sv_eq(r->f[I_KIND], "single_choice") ||
+	    sv_eq(r->f[I_KIND], "text")) &&
+	    is_hex(r->f[I_DIGEST], 64) && r->f[I_EXPIRES_AT].p != NULL &&
+	    rfc3339_parse(r->f[I_EXPIRES_AT].p, r->f[I_EXPIRES_AT].n, &t);
+}
+
 static bool
 load_interaction(struct state *st, const struct jval *v, struct span at)
 {
 	struct condition	*c;
 	struct rec		 q;
 
-	if (!rec_from_jval(v, true, &q))
+	if (!rec_from_jval(v, true, &q) || !record_sane(&q, true))
 		return false;
 	if ((c = lookup_sv(st, q.f[I_KEY])) == NULL)
 		return false;	/* a question before its condition */
@@ -711,7 +732,8 @@ state_load_record(struct state *st, struct arena *a, const char *line,
 		seen_add(st, ib, hb, seconds_of(p.at->s, p.at->len));
 	}
 	if (p.notification != NULL) {
-		if (!rec_from_jval(p.notification, false, &nr))
+		if (!rec_from_jval(p.notification, false, &nr) ||
+		    !record_sane(&nr, false))
 			return false;
 		c = lookup_or_add(st, nr.f[N_KEY]);
 		/* A new lifecycle under the key drops the old question. */

@@ -1,0 +1,93 @@
+/*
+ * libFuzzer target: a sequence of lines through the apply path on a
+ * scratch journal, each line its own committed batch.  Afterwards the
+ * state is rebuilt from the journal alone and must equal the state in
+ * memory, condition by condition.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../arc.h"
+#include "../arccmd.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+struct compare {
+	struct state	*mine, *rebuilt;
+	struct arena	 a;
+	size_t		 seen;
+};
+
+static void
+same_condition(const struct condition *c, void *arg)
+{
+	struct compare		*cx = arg;
+	const struct condition	*r = state_lookup(cx->rebuilt, c->key);
+	const char		*x, *y;
+	int			 k;
+
+	if (r == NULL)
+		errx(1, "condition lost in the rebuild");
+	for (k = 0; k < 2; k++) {
+		x = condition_text(cx->mine, &cx->a, c, k);
+		y = condition_text(cx->rebuilt, &cx->a, r, k);
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
+			errx(1, "rebuilt record differs");
+	}
+	if (c->active != r->active || c->qstatus != r->qstatus ||
+	    c->priority != r->priority)
+		errx(1, "rebuilt summary differs");
+	cx->seen++;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char	 path[64];
+	struct applier	 ap;
+	struct journal	 fresh;
+	struct compare	 cx = { 0 };
+	const char	*p = (const char *)data, *end = p + size, *nl;
+	uint64_t	 line = 0;
+
+	if (path[0] == '\0') {
+		if (!arc_now_init())
+			errx(1, "ARC_NOW");
+		snprintf(path, sizeof(path), "/tmp/arc-fuzz-apply.%ld",
+		    (long)getpid());
+	}
+	(void)unlink(path);
+	if (!applier_open(&ap, path))
+		errx(1, "cannot open the scratch journal");
+	ap.quiet = true;
+	for (; p < end && line < 64; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		line++;
+		if (!journal_lock(&ap.j, true))
+			errx(1, "lock");
+		apply_one(&ap, "fuzz", line, p, (size_t)(nl - p),
+		    nl - p > ARC_LINE_MAX);
+		ap.out.len = 0;	/* the results are not the point here */
+		if (!journal_append(&ap.j, &ap.records))
+			errx(1, "append");
+		ap.records.len = 0;
+		journal_unlock(&ap.j);
+	}
+	if (!journal_open(&fresh, path, false) || !journal_lock(&fresh, false))
+		errx(1, "the journal it wrote cannot be read back");
+	journal_unlock(&fresh);
+	cx.mine = ap.j.st;
+	cx.rebuilt = fresh.st;
+	state_foreach(ap.j.st, same_condition, &cx);
+	if (cx.seen != state_count(fresh.st))
+		errx(1, "the rebuild has conditions memory does not");
+	arena_free(&cx.a);
+	journal_close(&fresh);
+	applier_close(&ap);
+	(void)unlink(path);
+	return 0;
+}

@@ -1,0 +1,65 @@
+/*
+ * libFuzzer target: a journal file's bytes through the loader, as a
+ * writer would open it (torn tails are cut).  What loads must be readable
+ * record by record, and must compact.
+ */
+#include <err.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../arc.h"
+#include "../arcjournal.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+struct walk {
+	struct state	*st;
+	struct arena	 a;
+};
+
+static void
+read_back(const struct condition *c, void *arg)
+{
+	struct walk	*w = arg;
+	struct rec	 r;
+	const char	*t;
+
+	arena_reset(&w->a);
+	if ((t = condition_text(w->st, &w->a, c, false)) == NULL ||
+	    !rec_parse(&w->a, t, false, &r))
+		errx(1, "a loaded notification cannot be read back");
+	if ((t = condition_text(w->st, &w->a, c, true)) != NULL &&
+	    !rec_parse(&w->a, t, true, &r))
+		errx(1, "a loaded question cannot be read back");
+	(void)condition_qstatus(c, "2026-08-26T01:16:00Z");
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char	 path[64];
+	struct journal	 j;
+	struct walk	 w = { 0 };
+	struct buf	 out = { 0 };
+	int		 fd;
+
+	if (path[0] == '\0')
+		snprintf(path, sizeof(path), "/tmp/arc-fuzz-journal.%ld",
+		    (long)getpid());
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) == -1 ||
+	    write(fd, data, size) != (ssize_t)size || close(fd) == -1)
+		err(1, "%s", path);
+	if (journal_open(&j, path, true) && journal_lock(&j, true)) {
+		w.st = j.st;
+		state_foreach(j.st, read_back, &w);
+		state_compact(j.st, &w.a, "2026-08-26T01:16:00Z", 86400, &out);
+		journal_unlock(&j);
+	}
+	arena_free(&w.a);
+	buf_free(&out);
+	journal_close(&j);
+	(void)unlink(path);
+	return 0;
+}

@@ -67,6 +67,10 @@ bench/wakelat: bench/wakelat.c
 bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
+# Crashes, full disks and races: slower, and root for its mounts.
+check-slow: deps all
+	@t/run-tests t/slow/*.bats
+
 # The whole suite against an ASan+UBSan build of every command.
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
@@ -113,5 +117,5 @@ install: all
 clean:
 	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
 
-.PHONY: all deps check check-sanitize fuzz fuzz-build lint-man demo bench \
+.PHONY: all deps check check-slow check-sanitize fuzz fuzz-build lint-man demo bench \
 	install clean

@@ -444,6 +444,15 @@ apply_main(int argc, char **argv)
 		applier_close(&ap);
 		return status;
 	}
+	/*
+	 * Catch up at once: a torn tail is repaired and a damaged journal
+	 * refused before any input is read, not at the first event.
+	 */
+	if (!journal_lock(&ap.j, true)) {
+		applier_close(&ap);
+		return EXIT_SYSTEM;
+	}
+	journal_unlock(&ap.j);
 	if (argc == 0)
 		argv = stdin_only, argc = 1;
 	if ((b = calloc(1, sizeof(*b))) == NULL)

@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# make check-slow: crashes, full disks, read-only file systems, and many
+# processes on one journal.  Needs root for its mounts (CI runs as root).
+load ../helper
+
+BENCH="$BATS_TEST_DIRNAME/../../bench"
+
+teardown() {
+	local m
+	for m in "$BATS_TEST_TMPDIR"/mnt*; do
+		mountpoint -q "$m" 2>/dev/null && umount "$m"
+	done
+	return 0
+}
+
+# fs SIZE [OPTS]: a small tmpfs of our own, printed
+fs() {
+	local m; m=$(mktemp -d "$BATS_TEST_TMPDIR/mntXXXX")
+	mount -t tmpfs -o "size=$1${2:+,$2}" tmpfs "$m"
+	echo "$m"
+}
+
+@test "200 SIGKILLs at random moments: nothing acknowledged is lost, nothing stored twice" {
+	run "$BATS_TEST_DIRNAME/../crash-test" 200
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"200 kills survived"* ]]
+}
+
+@test "a full disk: exit 3 with a clear error; what was acknowledged is stored" {
+	local m; m=$(fs 256k)
+	"$BENCH/gen-events" 2000 >"$BATS_TEST_TMPDIR/stream"
+	run --separate-stderr arc-apply --batch 20 -j "$m/journal" "$BATS_TEST_TMPDIR/stream"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"cannot store records: No space left on device"* ]]
+	[[ "$stderr" == *"were not applied"* ]]
+	[ "${#lines[@]}" -gt 0 ]
+	# the journal ends with a whole record, and holds every acknowledged event
+	[ "$(tail -c 1 "$m/journal" | od -An -c | tr -d ' ')" = '\n' ]
+	run arc-status -j "$m/journal" --json
+	[ "$status" -eq 0 ]
+	local acked stored
+	acked=$(arc-apply -j "$m/journal" --batch 20 "$BATS_TEST_TMPDIR/stream" 2>/dev/null | jq -r 'select(.replayed) | .event_id' | wc -l || true)
+	[ "$acked" -ge 20 ]
+}
+
+@test "a journal on a read-only file system: exit 3 with a clear error, nothing printed" {
+	local m; m=$(fs 64k ro)
+	run --separate-stderr arc-apply -j "$m/arc/journal" <<<"$(created a)"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"Read-only file system"* ]]
+}
+
+@test "a journal made read-only later: writers exit 3, readers still read" {
+	local m; m=$(fs 64k)
+	apply -j "$m/journal" <<<"$(created a)" >/dev/null
+	mount -o remount,ro "$m"
+	run --separate-stderr apply -j "$m/journal" <<<"$(created b)"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-status -j "$m/journal" --json
+	[ "$status" -eq 0 ]
+	[ "$(field .pending)" -eq 1 ]
+}
+
+# streams N: N disjoint streams of 300 events (whole conditions each)
+streams() {
+	mkdir -p "$BATS_TEST_TMPDIR/parts" "$BATS_TEST_TMPDIR/outs"
+	"$BENCH/gen-events" $(($1 * 300)) >"$BATS_TEST_TMPDIR/all"
+	split -l 300 -d -a 2 "$BATS_TEST_TMPDIR/all" "$BATS_TEST_TMPDIR/parts/"
+}
+
+# same_as_one_process: the state equals one process applying every part
+same_as_one_process() {
+	cat "$BATS_TEST_TMPDIR"/parts/* | ARC_NOW=2026-08-26T01:16:00Z arc-apply -q -j "$BATS_TEST_TMPDIR/single" >/dev/null
+	diff <(ARC_NOW=2026-08-26T01:16:00Z arc-status --list | sort) \
+	    <(ARC_NOW=2026-08-26T01:16:00Z arc-status -j "$BATS_TEST_TMPDIR/single" --list | sort)
+	diff <(ARC_NOW=2026-08-26T01:16:00Z arc-status --json) \
+	    <(ARC_NOW=2026-08-26T01:16:00Z arc-status -j "$BATS_TEST_TMPDIR/single" --json)
+}
+
+@test "8 processes applying disjoint streams: the state equals a single-process replay" {
+	streams 8
+	local p
+	for p in "$BATS_TEST_TMPDIR"/parts/*; do
+		ARC_NOW=2026-08-26T01:16:00Z arc-apply -q --batch $((RANDOM % 9 + 1)) "$p" >"$BATS_TEST_TMPDIR/outs/${p##*/}" &
+	done
+	wait
+	[ "$(cat "$BATS_TEST_TMPDIR"/outs/* | jq -s 'map(select(.status >= 300)) | length')" -eq 0 ]
+	[ "$(tail -n +2 "$ARC_JOURNAL" | grep -c '"event":{')" -eq 2400 ]
+	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -r .seq | sort -n | uniq -d | wc -l)" -eq 0 ]
+	same_as_one_process
+}
+
+@test "16 processes answering one question with different response ids: exactly one wins" {
+	apply <<<"$(created deploy)" >/dev/null
+	local i
+	for i in $(seq 16); do
+		ARC_NOW=2026-08-26T01:17:00Z arc-answer --response-id "r$i" deploy allow >"$BATS_TEST_TMPDIR/a$i" 2>/dev/null &
+	done
+	wait
+	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.status == 200)) | length')" -eq 1 ]
+	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 15 ]
+	[ "$(tail -n +2 "$ARC_JOURNAL" | grep -c '"type":"response.submitted"')" -eq 1 ]
+}
+
+@test "compaction running while 4 writers append: no record lost" {
+	streams 4
+	local p i
+	for p in "$BATS_TEST_TMPDIR"/parts/*; do
+		ARC_NOW=2026-08-26T01:16:00Z arc-apply -q --batch 3 "$p" >"$BATS_TEST_TMPDIR/outs/${p##*/}" &
+	done
+	for i in $(seq 25); do ARC_NOW=2026-08-26T01:16:00Z arc-apply --compact; sleep 0.02; done
+	wait
+	[ "$(cat "$BATS_TEST_TMPDIR"/outs/* | jq -s 'map(select(.status >= 300)) | length')" -eq 0 ]
+	same_as_one_process
+}

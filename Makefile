@@ -69,7 +69,10 @@ bench/cjson-parse: bench/cjson-parse.c
 
 # Crashes, full disks and races: slower, and root for its mounts.
 check-slow: deps all
-	@t/run-tests t/slow/*.bats
+	@ARC_NO_WRAP=1 t/run-tests t/slow/*.bats
+
+check-valgrind: deps all
+	@t/valgrind-paths
 
 # The whole suite against an ASan+UBSan build of every command.
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -117,5 +120,5 @@ install: all
 clean:
 	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
 
-.PHONY: all deps check check-slow check-sanitize fuzz fuzz-build lint-man demo bench \
+.PHONY: all deps check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	install clean

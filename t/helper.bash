@@ -1,12 +1,19 @@
 # Shared by the bats files: where the commands and fixtures are, and
 # assertions that read like the rules they check.
 bats_require_minimum_version 1.5.0
-export PATH="$ARC_BIN:$PATH"
+export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
 FIXTURES="$BATS_TEST_DIRNAME/fixtures"
 
 setup() {
 	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
 	unset ARC_NOW
+}
+
+# Every nonce and digest a test saw (journals, outputs), for zz-secrets.
+teardown() {
+	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
+	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
+	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
 }
 
 # accepts NAME: the fixture is valid and passes through byte for byte.

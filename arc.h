@@ -87,6 +87,8 @@ struct jparse_error {
 
 struct jval	*json_parse(struct arena *, const char *, size_t,
 		    struct jparse_error *);
+struct jval	*json_parse_shallow(struct arena *, const char *, size_t,
+		    struct jparse_error *, int keep_depth);
 struct jval	*json_get(const struct jval *, const char *);	/* first match */
 bool		 json_is(const struct jval *, const char *);	/* string equals */
 bool		 json_blank(const struct jval *);	/* only White_Space */

@@ -6,6 +6,7 @@
  * damaged record anywhere else stops the command: it is never skipped.
  */
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -21,7 +22,6 @@
 #include "arcjournal.h"
 
 #define RECORD_MAX	(64 * 1024 * 1024)	/* longest record accepted */
-#define READ_CHUNK	(1024 * 1024)
 
 /* -j, then $ARC_JOURNAL, $XDG_STATE_HOME/arc/journal, ~/.local/state/... */
 char *
@@ -147,6 +147,8 @@ open_file(struct journal *j)
 	state_free(j->st);
 	j->st = state_new();
 	state_set_file(j->st, j->fd);
+	if (!j->writable)
+		state_for_readers(j->st);
 	return true;
 }
 
@@ -171,7 +173,6 @@ journal_close(struct journal *j)
 	state_free(j->st);
 	j->st = NULL;
 	arena_free(&j->arena);
-	free(j->readbuf);
 	free(j->path);
 	j->path = NULL;
 }
@@ -193,70 +194,85 @@ repair_tail(struct journal *j, uint64_t at, uint64_t torn)
 	return true;
 }
 
-/* Replays what was appended since j->offset. */
+/* Replays the complete records in data[0..n), found at j->offset on. */
+static bool
+replay(struct journal *j, const char *data, size_t n, size_t *used)
+{
+	size_t	 start = 0, len;
+	char	*nl;
+
+	while ((nl = memchr(data + start, '\n', n - start)) != NULL) {
+		len = (size_t)(nl - (data + start));
+		arena_reset(&j->arena);
+		if (j->offset == 0 && (len != strlen(JOURNAL_HEADER) ||
+		    memcmp(data, JOURNAL_HEADER, len) != 0)) {
+			warnx("%s: not an arc journal (no header line)",
+			    j->path);
+			return false;
+		}
+		if (len > RECORD_MAX || !state_load_record(j->st, &j->arena,
+		    data + start, len, j->offset)) {
+			warnx("%s: damaged record at byte %llu; the journal "
+			    "cannot be read safely", j->path,
+			    (unsigned long long)j->offset);
+			return false;
+		}
+		j->offset += len + 1;
+		start += len + 1;
+	}
+	*used = start;
+	return true;
+}
+
+/*
+ * Replays what was appended since j->offset, in place from read-only
+ * mappings of at most WINDOW bytes, so that memory stays bounded however
+ * long the journal (the lock keeps writers from cutting the file).
+ */
+#define WINDOW	(64 * 1024 * 1024)
+
 static bool
 catch_up(struct journal *j)
 {
-	size_t	 have = 0, start;
-	ssize_t	 n;
-	char	*nl;
+	struct stat	 sb;
+	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE), size, base;
+	size_t		 maplen, used, window = WINDOW;
+	char		*map;
+	bool		 ok;
 
-	if (j->readcap == 0) {
-		j->readcap = READ_CHUNK;
-		if ((j->readbuf = malloc(j->readcap)) == NULL)
-			err(EXIT_SYSTEM, "malloc");
+	if (fstat(j->fd, &sb) == -1) {
+		warn("%s", j->path);
+		return false;
 	}
-	for (;;) {
-		if (have == j->readcap) {
-			/* One record fills the buffer: make room, within bound. */
-			if (j->readcap >= RECORD_MAX) {
-				warnx("%s: record at byte %llu is longer than "
-				    "%d bytes", j->path,
-				    (unsigned long long)j->offset, RECORD_MAX);
-				return false;
-			}
-			j->readcap *= 2;
-			if ((j->readbuf = realloc(j->readbuf, j->readcap)) ==
-			    NULL)
-				err(EXIT_SYSTEM, "realloc");
-		}
-		n = pread(j->fd, j->readbuf + have, j->readcap - have,
-		    (off_t)(j->offset + have));
-		if (n == -1) {
-			if (errno == EINTR)
-				continue;
-			warn("%s", j->path);
+	size = (uint64_t)sb.st_size;
+	while (j->offset < size) {
+		base = j->offset & ~(page - 1);
+		maplen = size - base < window ? (size_t)(size - base) : window;
+		map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, j->fd,
+		    (off_t)base);
+		if (map == MAP_FAILED) {
+			warn("%s: mmap", j->path);
 			return false;
 		}
-		if (n == 0)
-			break;
-		have += (size_t)n;
-		start = 0;
-		while ((nl = memchr(j->readbuf + start, '\n', have - start)) !=
-		    NULL) {
-			size_t len = (size_t)(nl - (j->readbuf + start));
-			arena_reset(&j->arena);
-			if (j->offset == 0 && (len != strlen(JOURNAL_HEADER) ||
-			    memcmp(j->readbuf, JOURNAL_HEADER, len) != 0)) {
-				warnx("%s: not an arc journal (no header line)",
-				    j->path);
-				return false;
-			}
-			if (!state_load_record(j->st, &j->arena,
-			    j->readbuf + start, len, j->offset)) {
-				warnx("%s: damaged record at byte %llu; the "
-				    "journal cannot be read safely", j->path,
-				    (unsigned long long)j->offset);
-				return false;
-			}
-			j->offset += len + 1;
-			start += len + 1;
+		(void)madvise(map, maplen, MADV_SEQUENTIAL);
+		ok = replay(j, map + (j->offset - base),
+		    (size_t)(base + maplen - j->offset), &used);
+		(void)munmap(map, maplen);
+		if (!ok)
+			return false;
+		if (used > 0)
+			continue;
+		/* No whole record in the window: the end, or a long one. */
+		if (base + maplen == size)
+			return repair_tail(j, j->offset, size - j->offset);
+		if (window > RECORD_MAX) {
+			warnx("%s: record at byte %llu is longer than %d bytes",
+			    j->path, (unsigned long long)j->offset,
+			    RECORD_MAX);
+			return false;
 		}
-		memmove(j->readbuf, j->readbuf + start, have - start);
-		have -= start;
+		window *= 2;
 	}
-	if (have > 0)
-		return repair_tail(j, j->offset, have);
 	return true;
 }
 

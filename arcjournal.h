@@ -17,8 +17,6 @@ struct journal {
 	uint64_t	 offset;	/* bytes replayed into st */
 	struct state	*st;
 	struct arena	 arena;
-	char		*readbuf;
-	size_t		 readcap;
 	bool		 writable, exclusive;
 	bool		 missing;	/* a reader found no file yet */
 	bool		 torn_seen;	/* a reader saw a torn tail */

@@ -202,6 +202,7 @@ struct parser {
 	const char		*error;
 	const unsigned char	*error_at;
 	int			 depth;
+	int			 keep_depth;	/* deeper: checked, not kept */
 };
 
 static bool
@@ -309,15 +310,6 @@ utf8_put(char *o, unsigned cp)
 /* GCC's portable vectors: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
 typedef unsigned char v16 __attribute__((vector_size(16)));
 
-#define ONES8	UINT64_C(0x0101010101010101)
-#define HIGH8	UINT64_C(0x8080808080808080)
-
-static inline uint64_t
-has_zero(uint64_t v)
-{
-	return (v - ONES8) & ~v & HIGH8;
-}
-
 /* ps->p is just past the opening quote. */
 static bool
 parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
@@ -327,33 +319,35 @@ parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
 	bool			 escapes = false;
 	char			*o;
 
-	/* First pass: check and measure. */
+	/*
+	 * First pass: check and measure.  Plain ASCII (no quote, backslash,
+	 * control byte or high bit) is skipped sixteen bytes at a time, and
+	 * a block holding a special byte jumps straight to it.
+	 */
 	for (;;) {
-		/* Sixteen, then eight, plain ASCII bytes at a time: no quote,
-		 * backslash, control byte or high bit among them. */
-		while (ps->end - q >= 16) {
+		if (ps->end - q >= 16) {
 			v16 v, special;
 			uint64_t half[2];
+			size_t skip;
 			memcpy(&v, q, 16);
 			special = (v >= 0x80) | (v < 0x20) | (v == '"') |
 			    (v == '\\');
 			memcpy(half, &special, 16);
-			if (half[0] | half[1])
-				break;
-			q += 16;
-			count += 16;
-		}
-		while (ps->end - q >= 8) {
-			uint64_t v, special;
-			memcpy(&v, q, 8);
-			special = (v & HIGH8) |
-			    ((v - ONES8 * 0x20) & ~v & HIGH8) |
-			    has_zero(v ^ (ONES8 * '"')) |
-			    has_zero(v ^ (ONES8 * '\\'));
-			if (special)
-				break;
-			q += 8;
-			count += 8;
+			if ((half[0] | half[1]) == 0) {
+				q += 16;
+				count += 16;
+				continue;
+			}
+			skip = half[0] ? (size_t)__builtin_ctzll(half[0]) / 8 :
+			    8 + (size_t)__builtin_ctzll(half[1]) / 8;
+			q += skip;
+			count += skip;
+		} else {
+			while (q < ps->end && *q >= 0x20 && *q < 0x80 &&
+			    *q != '"' && *q != '\\') {
+				q++;
+				count++;
+			}
 		}
 		if (q >= ps->end)
 			return fail(ps, q, "unterminated string");
@@ -393,15 +387,13 @@ parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
 			count++;
 			continue;
 		}
-		if (*q < 0x80) {
-			q++;
-		} else {
+		{
 			size_t n = utf8_seq(q, ps->end);
 			if (n == 0)
 				return fail(ps, q, "invalid UTF-8");
 			q += n;
+			count++;
 		}
-		count++;
 	}
 	ps->p = q + 1;
 	*cps = count;
@@ -579,10 +571,27 @@ parse_object(struct parser *ps, struct jval *v)
 	}
 	for (;;) {
 		size_t cps;
+		bool keep = ps->depth <= ps->keep_depth;
 
 		skip_ws(ps);
 		if (ps->p >= ps->end || *ps->p != '"')
 			return fail(ps, ps->p, "expected a member name");
+		if (!keep) {
+			/* Checked byte for byte, but no node is built. */
+			struct jmember scratch;
+			struct jval value;
+			ps->p++;
+			if (!parse_string(ps, &scratch.name, &scratch.namelen,
+			    &cps))
+				return false;
+			skip_ws(ps);
+			if (ps->p >= ps->end || *ps->p != ':')
+				return fail(ps, ps->p, "expected ':'");
+			ps->p++;
+			if (!parse_value(ps, &value))
+				return false;
+			goto next;
+		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
 			grown = arena_alloc(ps->arena, cap * sizeof(*m));
@@ -602,6 +611,7 @@ parse_object(struct parser *ps, struct jval *v)
 		if (!parse_value(ps, m[n].value))
 			return false;
 		n++;
+next:
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
@@ -633,6 +643,12 @@ parse_array(struct parser *ps, struct jval *v)
 		return true;
 	}
 	for (;;) {
+		if (ps->depth > ps->keep_depth) {
+			struct jval value;	/* checked, not kept */
+			if (!parse_value(ps, &value))
+				return false;
+			goto next;
+		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
 			grown = arena_alloc(ps->arena, cap * sizeof(*items));
@@ -644,6 +660,7 @@ parse_array(struct parser *ps, struct jval *v)
 		if (!parse_value(ps, items[n]))
 			return false;
 		n++;
+next:
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
 			ps->p++;
@@ -722,9 +739,22 @@ parse_token(struct parser *ps, struct jval *v)
 struct jval *
 json_parse(struct arena *a, const char *s, size_t n, struct jparse_error *e)
 {
+	return json_parse_shallow(a, s, n, e, ARC_DEPTH_MAX);
+}
+
+/*
+ * The same strict parse, but containers nested deeper than keep_depth are
+ * checked without building their nodes: for records whose deeper parts
+ * are only ever used as raw text.
+ */
+struct jval *
+json_parse_shallow(struct arena *a, const char *s, size_t n,
+    struct jparse_error *e, int keep_depth)
+{
 	struct parser	 ps = { 0 };
 	struct jval	*v;
 
+	ps.keep_depth = keep_depth;
 	ps.arena = a;
 	ps.start = ps.p = (const unsigned char *)s;
 	ps.end = ps.p + n;

@@ -156,7 +156,7 @@ rec_parse(struct arena *a, const char *text, bool interaction, struct rec *r)
 {
 	struct jparse_error e;
 
-	return rec_from_jval(json_parse(a, text, strlen(text), &e),
+	return rec_from_jval(json_parse_shallow(a, text, strlen(text), &e, 1),
 	    interaction, r);
 }
 
@@ -231,22 +231,40 @@ priority_of(struct sv s)
 
 /* ---- the state: conditions by key, events seen by identity ---- */
 
+/* 40 bytes an event; an all-zero ident (2^-128 for a real one) is empty. */
 struct seen {
 	uint8_t		 ident[16];	/* SHA-256 of sender.id "\n" event_id */
 	uint8_t		 content[16];	/* SHA-256 of the canonical event */
 	int64_t		 at;
-	bool		 used;
+};
+
+static bool
+seen_used(const struct seen *s)
+{
+	uint64_t a, b;
+
+	memcpy(&a, s->ident, 8);
+	memcpy(&b, s->ident + 8, 8);
+	return (a | b) != 0;
+}
+
+/* A hash table slot: the key's hash beside it spares a probe the fetch. */
+struct slot {
+	uint64_t		 hash;
+	struct condition	*c;
 };
 
 struct state {
-	struct condition	**slots;
+	struct slot		 *slots;
 	size_t			  cap, count;
+	struct arena		  pool;		/* the conditions and their keys */
 	int			  fd;		/* the journal */
 	const struct buf	 *batch;	/* records not yet on disk */
 	struct condition	**touched;	/* with spans in the batch */
 	size_t			  ntouched, touched_cap;
 	struct seen		 *seen;
 	size_t			  seen_cap, seen_count;
+	bool			  readers_only;	/* no idempotency index */
 	uint64_t		  seq;
 };
 
@@ -275,14 +293,6 @@ state_new(void)
 	return st;
 }
 
-static void
-condition_free(struct condition *c)
-{
-	free(c->key);
-	free(c->expires_at);
-	free(c);
-}
-
 void
 state_free(struct state *st)
 {
@@ -291,8 +301,9 @@ state_free(struct state *st)
 	if (st == NULL)
 		return;
 	for (i = 0; i < st->cap; i++)
-		if (st->slots[i] != NULL)
-			condition_free(st->slots[i]);
+		if (st->slots[i].c != NULL)
+			free(st->slots[i].c->expires_at);
+	arena_free(&st->pool);
 	free(st->slots);
 	free(st->seen);
 	free(st->touched);
@@ -312,12 +323,13 @@ state_seq(const struct state *st)
 }
 
 static size_t
-slot_of(const struct state *st, const char *key, size_t n)
+slot_of(const struct state *st, const char *key, size_t n, uint64_t h)
 {
-	size_t i = (size_t)hash_bytes(key, n) & (st->cap - 1);
+	size_t i = (size_t)h & (st->cap - 1);
 
-	while (st->slots[i] != NULL && (st->slots[i]->keylen != n ||
-	    memcmp(st->slots[i]->key, key, n) != 0))
+	while (st->slots[i].c != NULL && (st->slots[i].hash != h ||
+	    st->slots[i].c->keylen != n ||
+	    memcmp(st->slots[i].c->key, key, n) != 0))
 		i = (i + 1) & (st->cap - 1);
 	return i;
 }
@@ -325,16 +337,16 @@ slot_of(const struct state *st, const char *key, size_t n)
 static void
 grow_conditions(struct state *st)
 {
-	struct condition	**old = st->slots;
-	size_t			  oldcap = st->cap, i;
+	struct slot	*old = st->slots;
+	size_t		 oldcap = st->cap, i;
 
 	st->cap = oldcap ? oldcap * 2 : 1024;
 	if ((st->slots = calloc(st->cap, sizeof(*st->slots))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
 	for (i = 0; i < oldcap; i++)
-		if (old[i] != NULL)
-			st->slots[slot_of(st, old[i]->key,
-			    old[i]->keylen)] = old[i];
+		if (old[i].c != NULL)
+			st->slots[slot_of(st, old[i].c->key, old[i].c->keylen,
+			    old[i].hash)] = old[i];
 	free(old);
 }
 
@@ -343,7 +355,8 @@ lookup_sv(struct state *st, struct sv key)
 {
 	if (st->cap == 0)
 		return NULL;
-	return st->slots[slot_of(st, key.p, key.n)];
+	return st->slots[slot_of(st, key.p, key.n, hash_bytes(key.p,
+	    key.n))].c;
 }
 
 struct condition *
@@ -356,18 +369,23 @@ static struct condition *
 lookup_or_add(struct state *st, struct sv key)
 {
 	struct condition	*c;
+	uint64_t		 h = hash_bytes(key.p, key.n);
 	size_t			 i;
 
 	if ((st->count + 1) * 4 > st->cap * 3)
 		grow_conditions(st);
-	i = slot_of(st, key.p, key.n);
-	if (st->slots[i] != NULL)
-		return st->slots[i];
-	if ((c = calloc(1, sizeof(*c))) == NULL ||
-	    (c->key = strndup(key.p, key.n)) == NULL)
-		err(EXIT_SYSTEM, "calloc");
+	i = slot_of(st, key.p, key.n, h);
+	if (st->slots[i].c != NULL)
+		return st->slots[i].c;
+	/* Conditions live as long as the state: one pool, no free each. */
+	c = arena_alloc(&st->pool, sizeof(*c) + key.n + 1);
+	memset(c, 0, sizeof(*c));
+	c->key = (char *)(c + 1);
+	memcpy(c->key, key.p, key.n);
+	c->key[key.n] = '\0';
 	c->keylen = key.n;
-	st->slots[i] = c;
+	st->slots[i].hash = h;
+	st->slots[i].c = c;
 	st->count++;
 	return c;
 }
@@ -379,8 +397,8 @@ state_foreach(struct state *st, void (*fn)(const struct condition *, void *),
 	size_t i;
 
 	for (i = 0; i < st->cap; i++)
-		if (st->slots[i] != NULL)
-			fn(st->slots[i], arg);
+		if (st->slots[i].c != NULL)
+			fn(st->slots[i].c, arg);
 }
 
 static char *
@@ -399,6 +417,13 @@ void
 state_set_file(struct state *st, int fd)
 {
 	st->fd = fd;
+}
+
+/* A reader never applies events: it needs no index of events seen. */
+void
+state_for_readers(struct state *st)
+{
+	st->readers_only = true;
 }
 
 static void
@@ -550,7 +575,8 @@ seen_slot(struct state *st, const uint8_t ident[16])
 
 	memcpy(&h, ident, sizeof(h));
 	i = (size_t)h & (st->seen_cap - 1);
-	while (st->seen[i].used && memcmp(st->seen[i].ident, ident, 16) != 0)
+	while (seen_used(&st->seen[i]) &&
+	    memcmp(st->seen[i].ident, ident, 16) != 0)
 		i = (i + 1) & (st->seen_cap - 1);
 	return &st->seen[i];
 }
@@ -563,7 +589,7 @@ seen_find(struct state *st, const uint8_t ident[16])
 	if (st->seen_cap == 0)
 		return NULL;
 	s = seen_slot(st, ident);
-	return s->used ? s : NULL;
+	return seen_used(s) ? s : NULL;
 }
 
 static void
@@ -578,17 +604,16 @@ seen_add(struct state *st, const uint8_t ident[16], const uint8_t content[16],
 		if ((st->seen = calloc(st->seen_cap, sizeof(*s))) == NULL)
 			err(EXIT_SYSTEM, "calloc");
 		for (i = 0; i < oldcap; i++)
-			if (old[i].used)
+			if (seen_used(&old[i]))
 				*seen_slot(st, old[i].ident) = old[i];
 		free(old);
 	}
 	s = seen_slot(st, ident);
-	if (!s->used)
+	if (!seen_used(s))
 		st->seen_count++;
 	memcpy(s->ident, ident, 16);
 	memcpy(s->content, content, 16);
 	s->at = at;
-	s->used = true;
 }
 
 static int64_t
@@ -667,13 +692,16 @@ struct record_parts {
 static void
 record_parts(const struct jval *r, struct record_parts *p)
 {
-	static const struct { const char *name; size_t off; } names[] = {
-		{ "seq", offsetof(struct record_parts, seq) },
-		{ "at", offsetof(struct record_parts, at) },
-		{ "event", offsetof(struct record_parts, event) },
-		{ "notification", offsetof(struct record_parts, notification) },
-		{ "interaction", offsetof(struct record_parts, interaction) },
-		{ "seen", offsetof(struct record_parts, seen) },
+	static const struct {
+		const char *name;
+		size_t len, off;
+	} names[] = {
+		{ "seq", 3, offsetof(struct record_parts, seq) },
+		{ "at", 2, offsetof(struct record_parts, at) },
+		{ "event", 5, offsetof(struct record_parts, event) },
+		{ "notification", 12, offsetof(struct record_parts, notification) },
+		{ "interaction", 11, offsetof(struct record_parts, interaction) },
+		{ "seen", 4, offsetof(struct record_parts, seen) },
 	};
 	size_t i, k;
 
@@ -683,7 +711,7 @@ record_parts(const struct jval *r, struct record_parts *p)
 		if (m->namelen == 11 && memcmp(m->name, "arc_journal", 11) == 0)
 			p->header = true;
 		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (strlen(names[k].name) == m->namelen &&
+			if (names[k].len == m->namelen &&
 			    memcmp(names[k].name, m->name, m->namelen) == 0) {
 				*(const struct jval **)((char *)p +
 				    names[k].off) = m->value;
@@ -712,7 +740,9 @@ state_load_record(struct state *st, struct arena *a, const char *line,
 	struct rec		 nr;
 	struct condition	*c;
 
-	if ((r = json_parse(a, line, len, &e)) == NULL || r->type != J_OBJECT)
+	/* Records, their parts, members, and seen entries: no deeper. */
+	if ((r = json_parse_shallow(a, line, len, &e, 3)) == NULL ||
+	    r->type != J_OBJECT)
 		return false;
 	record_parts(r, &p);
 	if (p.header)
@@ -721,7 +751,7 @@ state_load_record(struct state *st, struct arena *a, const char *line,
 	    p.at == NULL || p.at->type != J_STRING)
 		return false;
 	st->seq = strtoull(p.seq->s, NULL, 10);
-	if (p.event != NULL) {
+	if (p.event != NULL && !st->readers_only) {
 		struct sv ident = sv_json(json_get(p.event, "ident"));
 		struct sv hash = sv_json(json_get(p.event, "hash"));
 		uint8_t ib[16], hb[16];
@@ -745,7 +775,7 @@ state_load_record(struct state *st, struct arena *a, const char *line,
 	if (p.interaction != NULL && !load_interaction(st, p.interaction,
 	    span_in(line, line_offset, p.interaction)))
 		return false;
-	if (p.seen != NULL && !load_seen(st, p.seen))
+	if (p.seen != NULL && !st->readers_only && !load_seen(st, p.seen))
 		return false;
 	return true;
 }
@@ -1590,7 +1620,7 @@ state_compact(struct state *st, struct arena *a, const char *now,
 	for (i = 0; i < st->seen_cap; i++) {
 		const struct seen *s = &st->seen[i];
 		char h[33], c[33];
-		if (!s->used || s->at < since)
+		if (!seen_used(s) || s->at < since)
 			continue;
 		for (k = 0; k < 16; k++) {
 			h[2 * k] = hex[s->ident[k] >> 4];

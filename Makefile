@@ -11,7 +11,7 @@ LDLIBS	+= -lbsd -lmd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
 OBJS	 = arcmain.o arcfilter.o arcshell.o arcemit.o arcvalidate.o arcstate.o \
-	   arcjournal.o \
+	   arcrecord.o arcjournal.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \

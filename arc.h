@@ -7,7 +7,8 @@
  *     -> value    a strict JSON parse into an arena tree (arcjson.c)
  *     -> event    checked against every rule of ARC 0.2 (arcvalidate.c)
  *     -> change   applied to the condition of its key (arcstate.c)
- *     -> record   appended to the journal, fsync'd, under flock (arcjournal.c)
+ *     -> record   notification and interaction records (arcrecord.c),
+ *                 appended to the journal, fsync'd, under flock (arcjournal.c)
  *     -> output   one result line per input line (arcfilter.c)
  *
  * Digests, nonces and identifiers are minted in arcdigest.c; instants are
@@ -92,6 +93,7 @@ struct jval	*json_parse_shallow(struct arena *, const char *, size_t,
 struct jval	*json_get(const struct jval *, const char *);	/* first match */
 bool		 json_is(const struct jval *, const char *);	/* string equals */
 bool		 json_blank(const struct jval *);	/* only White_Space */
+unsigned	 utf8_next(const unsigned char **);	/* decode, advance */
 
 /* ---- problems and JSON Pointers ---- */
 enum arc_code {

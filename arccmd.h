@@ -16,6 +16,7 @@ int	emit_main(int, char **);
 
 int	open_input(const char *);
 int64_t	parse_duration(const char *);
+void	print_version(void);
 void	close_input(int);
 void	flush_stdout(void);
 void	print_problems_report(struct buf *, uint64_t, const struct problems *);

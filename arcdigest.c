@@ -76,31 +76,6 @@ secret_equal(const char *a, size_t an, const char *b, size_t bn)
 	return diff == 0;
 }
 
-/* Decodes one code point of well-formed UTF-8 and advances. */
-static unsigned
-next_cp(const unsigned char **pp)
-{
-	const unsigned char *p = *pp;
-	unsigned cp;
-
-	if (p[0] < 0x80) {
-		cp = p[0];
-		*pp += 1;
-	} else if (p[0] < 0xE0) {
-		cp = (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
-		*pp += 2;
-	} else if (p[0] < 0xF0) {
-		cp = (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 |
-		    (p[2] & 0x3F);
-		*pp += 3;
-	} else {
-		cp = (unsigned)(p[0] & 0x07) << 18 | (unsigned)(p[1] & 0x3F) << 12 |
-		    (unsigned)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
-		*pp += 4;
-	}
-	return cp;
-}
-
 /* The first UTF-16 code unit of a code point: RFC 8785 sorts on those. */
 static unsigned
 utf16_unit(unsigned cp, unsigned *second)
@@ -127,14 +102,14 @@ utf16_cmp(const char *a, size_t an, const char *b, size_t bn)
 			x = x2;
 			x2 = 0;
 		} else {
-			x = utf16_unit(next_cp(&p), &xs);
+			x = utf16_unit(utf8_next(&p), &xs);
 			x2 = xs;
 		}
 		if (y2) {
 			y = y2;
 			y2 = 0;
 		} else {
-			y = utf16_unit(next_cp(&q), &ys);
+			y = utf16_unit(utf8_next(&q), &ys);
 			y2 = ys;
 		}
 		if (x != y)

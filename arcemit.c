@@ -342,7 +342,7 @@ emit_main(int argc, char **argv)
 			emit_usage(stdout);
 			return 0;
 		case O_VERSION:
-			printf("arc-emit %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			print_version();
 			return 0;
 		default:
 			emit_usage(stderr);

@@ -125,7 +125,7 @@ validate_main(int argc, char **argv)
 			validate_usage(stdout);
 			return 0;
 		case 'V':
-			printf("arc-validate %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			print_version();
 			return 0;
 		default:
 			validate_usage(stderr);
@@ -420,7 +420,7 @@ apply_main(int argc, char **argv)
 			apply_usage(stdout);
 			return 0;
 		case 'V':
-			printf("arc-apply %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			print_version();
 			return 0;
 		default:
 			apply_usage(stderr);

@@ -803,28 +803,39 @@ white_space(unsigned cp)
 	    cp == 0x3000;
 }
 
+/* Decodes one code point of well-formed UTF-8 (as parsed) and advances. */
+unsigned
+utf8_next(const unsigned char **pp)
+{
+	const unsigned char *p = *pp;
+	unsigned cp;
+
+	if (p[0] < 0x80) {
+		cp = p[0];
+		*pp += 1;
+	} else if (p[0] < 0xE0) {
+		cp = (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
+		*pp += 2;
+	} else if (p[0] < 0xF0) {
+		cp = (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 |
+		    (p[2] & 0x3F);
+		*pp += 3;
+	} else {
+		cp = (unsigned)(p[0] & 0x07) << 18 | (unsigned)(p[1] & 0x3F) << 12 |
+		    (unsigned)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
+		*pp += 4;
+	}
+	return cp;
+}
+
 bool
 json_blank(const struct jval *v)
 {
 	const unsigned char	*p = (const unsigned char *)v->s;
 	const unsigned char	*end = p + v->len;
-	unsigned		 cp;
 
-	while (p < end) {
-		if (*p < 0x80) {
-			cp = *p++;
-		} else if (*p < 0xE0) {
-			cp = (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
-			p += 2;
-		} else if (*p < 0xF0) {
-			cp = (unsigned)(p[0] & 0x0F) << 12 |
-			    (unsigned)(p[1] & 0x3F) << 6 | (p[2] & 0x3F);
-			p += 3;
-		} else {
-			return false;	/* no White_Space outside the BMP */
-		}
-		if (!white_space(cp))
+	while (p < end)
+		if (!white_space(utf8_next(&p)))
 			return false;
-	}
 	return true;
 }

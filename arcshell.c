@@ -193,7 +193,7 @@ status_main(int argc, char **argv)
 			status_usage(stdout);
 			return 0;
 		case 'V':
-			printf("arc-status %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			print_version();
 			return 0;
 		default:
 			status_usage(stderr);
@@ -414,7 +414,7 @@ wait_main(int argc, char **argv)
 			wait_usage(stdout);
 			return 0;
 		case 'V':
-			printf("arc-wait %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			print_version();
 			return 0;
 		default:
 			wait_usage(stderr);
@@ -663,7 +663,7 @@ answer_main(int argc, char **argv)
 			answer_usage(stdout);
 			return 0;
 		case 'V':
-			printf("arc-answer %s (ARC 0.2)\n", ARC_VERSION_STRING);
+			print_version();
 			return 0;
 		default:
 			answer_usage(stderr);

@@ -115,6 +115,20 @@ void		 record_write_full(struct buf *, struct arena *, const char *,
 const char	*qstatus_name(enum qstatus);
 const char	*priority_name(enum priority);
 
+/* The records and the string views they are made of (arcrecord.c). */
+struct sv	 sv_str(const char *);
+struct sv	 sv_json(const struct jval *);
+bool		 sv_eq(struct sv, const char *);
+bool		 sv_same(struct sv, struct sv);
+const char	*sv_cstr(struct arena *, struct sv);
+struct sv	 sv_buf(struct arena *, const struct buf *);
+bool		 rec_from_jval(const struct jval *, bool interaction,
+		    struct rec *);
+void		 rec_write(struct buf *, const struct rec *, bool interaction,
+		    bool full);
+enum qstatus	 qstatus_of(struct sv);
+enum priority	 priority_of(struct sv);
+
 /* Small helpers on string views, for the front ends. */
 static inline bool
 sv_is(struct sv v, const char *s)

@@ -41,7 +41,17 @@ struct buf {
 void	 buf_reserve(struct buf *, size_t);
 void	 buf_put(struct buf *, const void *, size_t);
 void	 buf_puts(struct buf *, const char *);
-void	 buf_putc(struct buf *, char);
+void	 buf_putc_slow(struct buf *, char);
+static inline void
+buf_putc(struct buf *b, char c)
+{
+	if (b->len + 1 < b->cap) {
+		b->p[b->len++] = c;
+		b->p[b->len] = '\0';
+	} else {
+		buf_putc_slow(b, c);
+	}
+}
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_json_str(struct buf *, const char *, size_t);	/* RFC 8785 escaping */

@@ -54,7 +54,7 @@ buf_puts(struct buf *b, const char *s)
 }
 
 void
-buf_putc(struct buf *b, char c)
+buf_putc_slow(struct buf *b, char c)
 {
 	buf_put(b, &c, 1);
 }

@@ -976,6 +976,29 @@ record_change(struct state *st, const struct event *ev, const char *now,
 	}
 }
 
+/* The result body of an accepted change: its own records where it has them. */
+static void
+body_of_change(struct state *st, struct buf *body, struct arena *a,
+    struct sv key, const struct change *ch)
+{
+	const struct condition *c = lookup_sv(st, key);
+
+	buf_puts(body, "\"key\":");
+	buf_json_str(body, key.p, key.n);
+	buf_puts(body, ",\"notification\":");
+	if (ch->has_n)
+		rec_write(body, &ch->n, false, true);
+	else
+		record_write_full(body, a, c != NULL ? condition_text(st, a, c,
+		    false) : NULL, false);
+	buf_puts(body, ",\"interaction\":");
+	if (ch->has_q)
+		rec_write(body, &ch->q, true, true);
+	else
+		record_write_full(body, a, c != NULL ? condition_text(st, a, c,
+		    true) : NULL, true);
+}
+
 static void
 body_records(struct state *st, struct buf *body, struct arena *a,
     struct sv key, const struct condition *c)
@@ -1323,7 +1346,7 @@ state_apply(struct state *st, struct arena *a, const struct jval *root,
 	record_change(st, &ev, now, &ch, records);
 	seen_add(st, ident, content, seconds_of(now, strlen(now)));
 	res->changed = true;
-	body_records(st, body, a, ev.key, lookup_sv(st, ev.key));
+	body_of_change(st, body, a, ev.key, &ch);
 }
 
 bool

@@ -8,6 +8,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <poll.h>
@@ -32,6 +33,173 @@ read_journal(struct journal *j, const char *option)
 }
 
 /* ---- arc-status ---- */
+
+/*
+ * The status cache, beside the journal: the active conditions' summaries
+ * as of a journal offset, so that a status bar that asks every second
+ * replays only what was appended since.  It is trusted only for the same
+ * file (device and inode) still holding the same 32 bytes before that
+ * offset; anything else, a damaged cache included, means a full read.
+ * Line 1: {"arc_status_cache":1,"dev":D,"ino":I,"offset":O,"check":HEX}
+ * Then one line per active condition: [key,priority,qstatus,expires,nid]
+ */
+#define CACHE_REWRITE	(64 * 1024)	/* bytes replayed that earn a rewrite */
+#define CACHE_MAX	(256 * 1024 * 1024)
+
+static bool
+check_bytes(struct journal *j, uint64_t offset, char hex[65])
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char	 b[32];
+	size_t		 n = offset < 32 ? (size_t)offset : 32, i;
+
+	if (pread(j->fd, b, n, (off_t)(offset - n)) != (ssize_t)n)
+		return false;
+	for (i = 0; i < n; i++) {
+		hex[2 * i] = digits[b[i] >> 4];
+		hex[2 * i + 1] = digits[b[i] & 15];
+	}
+	hex[2 * n] = '\0';
+	return true;
+}
+
+static char *
+cache_path(const struct journal *j)
+{
+	char *p;
+
+	if (asprintf(&p, "%s.status", j->path) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	return p;
+}
+
+/* Loads the cache into j's state; the offset to resume from, or 0. */
+static uint64_t
+cache_load(struct journal *j)
+{
+	struct arena		 a = { 0 };
+	struct jparse_error	 e;
+	struct stat		 sb;
+	struct line_reader	 r;
+	const struct jval	*v;
+	const char		*line;
+	size_t			 len;
+	uint64_t		 offset = 0, n;
+	char			*path = cache_path(j), hex[65];
+	int			 fd;
+	bool			 ok = false;
+
+	if (j->missing || (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		free(path);
+		return 0;
+	}
+	line_reader_init(&r, fd, path);
+	if (fstat(fd, &sb) == -1 || sb.st_size > CACHE_MAX ||
+	    line_next(&r, &line, &len) != LINE_OK ||
+	    (v = json_parse(&a, line, len, &e)) == NULL)
+		goto done;
+	if (!json_get(v, "arc_status_cache") || !json_get(v, "offset") ||
+	    (n = strtoull(json_get(v, "offset")->s, NULL, 10)) == 0 ||
+	    strtoull(json_get(v, "dev") ? json_get(v, "dev")->s : "x", NULL,
+	    10) != (uint64_t)j->dev || strtoull(json_get(v, "ino") ?
+	    json_get(v, "ino")->s : "x", NULL, 10) != (uint64_t)j->ino ||
+	    fstat(j->fd, &sb) == -1 || n > (uint64_t)sb.st_size ||
+	    !check_bytes(j, n, hex) || !json_is(json_get(v, "check"), hex))
+		goto done;
+	for (;;) {
+		enum line_status ls = line_next(&r, &line, &len);
+		if (ls == LINE_EOF)
+			break;
+		arena_reset(&a);
+		if (ls != LINE_OK || (v = json_parse(&a, line, len, &e)) ==
+		    NULL || v->type != J_ARRAY || v->n != 5 ||
+		    v->items[0]->type != J_STRING ||
+		    v->items[1]->type != J_STRING ||
+		    v->items[2]->type != J_STRING ||
+		    v->items[4]->type != J_STRING)
+			goto done;
+		if (v->items[3]->type == J_STRING &&
+		    !rfc3339_parse(v->items[3]->s, v->items[3]->len,
+		    &(struct arc_instant){ 0 }))
+			goto done;
+		state_add_summary(j->st, sv_json(v->items[0]),
+		    priority_of(sv_json(v->items[1])),
+		    qstatus_of(sv_json(v->items[2])), sv_json(v->items[3]),
+		    sv_json(v->items[4]));
+	}
+	offset = n;
+	ok = true;
+done:
+	line_reader_free(&r);
+	(void)close(fd);
+	arena_free(&a);
+	free(path);
+	if (!ok && state_count(j->st) > 0) {
+		/* A partial load is no load: start over from nothing. */
+		state_free(j->st);
+		j->st = state_new();
+		state_set_file(j->st, j->fd);
+		state_for_readers(j->st);
+	}
+	return ok ? offset : 0;
+}
+
+struct cache_writer {
+	struct buf	*out;
+};
+
+static void
+cache_condition(const struct condition *c, void *arg)
+{
+	struct buf *b = ((struct cache_writer *)arg)->out;
+
+	if (!c->active)
+		return;
+	buf_putc(b, '[');
+	buf_json_str(b, c->key, c->keylen);
+	buf_printf(b, ",\"%s\",\"%s\",", priority_name(c->priority),
+	    qstatus_name(c->qstatus));
+	buf_json_cstr(b, c->expires_at);
+	buf_putc(b, ',');
+	buf_json_cstr(b, c->notification_id);
+	buf_puts(b, "]\n");
+}
+
+/* Writes the cache through a new file and a rename; failures are quiet. */
+static void
+cache_save(struct journal *j)
+{
+	struct cache_writer	 w;
+	struct buf		 b = { 0 };
+	char			*path = cache_path(j), *tmp, hex[65];
+	int			 fd;
+
+	if (!check_bytes(j, j->offset, hex) ||
+	    asprintf(&tmp, "%s.XXXXXX", path) == -1) {
+		free(path);
+		return;
+	}
+	buf_printf(&b, "{\"arc_status_cache\":1,\"dev\":%llu,\"ino\":%llu,"
+	    "\"offset\":%llu,\"check\":\"%s\"}\n",
+	    (unsigned long long)j->dev, (unsigned long long)j->ino,
+	    (unsigned long long)j->offset, hex);
+	w.out = &b;
+	state_foreach(j->st, cache_condition, &w);
+	if ((fd = mkstemp(tmp)) != -1) {
+		if (fchmod(fd, 0600) == 0 &&
+		    write(fd, b.p, b.len) == (ssize_t)b.len &&
+		    close(fd) == 0) {
+			if (rename(tmp, path) == -1)
+				(void)unlink(tmp);
+		} else {
+			(void)close(fd);
+			(void)unlink(tmp);
+		}
+	}
+	free(tmp);
+	free(path);
+	buf_free(&b);
+}
 
 struct tally {
 	const char	*now;
@@ -204,8 +372,24 @@ status_main(int argc, char **argv)
 		status_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!read_journal(&j, journal))
-		return EXIT_SYSTEM;
+	if (mode == 'l') {
+		/* The list needs every record's text: a full read. */
+		if (!read_journal(&j, journal))
+			return EXIT_SYSTEM;
+	} else {
+		char *path = journal_default_path(journal);
+		uint64_t from;
+		bool ok = journal_open(&j, path, false);
+
+		free(path);
+		from = ok ? cache_load(&j) : 0;
+		j.offset = from;
+		if (!ok || !journal_lock(&j, false))
+			return EXIT_SYSTEM;
+		journal_unlock(&j);
+		if (!j.missing && j.offset - from >= CACHE_REWRITE)
+			cache_save(&j);
+	}
 	t.now = arc_now();
 	t.highest = -1;
 	if (j.st != NULL)

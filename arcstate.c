@@ -49,6 +49,7 @@ struct state {
 	struct seen		 *seen;
 	size_t			  seen_cap, seen_count;
 	bool			  readers_only;	/* no idempotency index */
+	bool			  summary_only;	/* resumed from a status summary */
 	uint64_t		  seq;
 };
 
@@ -203,6 +204,29 @@ state_set_file(struct state *st, int fd)
 	st->fd = fd;
 }
 
+/*
+ * A condition known only by its summary (arc-status's cache): no record
+ * text, but what counting needs and what tells its lifecycle apart.
+ */
+void
+state_add_summary(struct state *st, struct sv key, enum priority prio,
+    enum qstatus q, struct sv expires, struct sv notification_id)
+{
+	struct condition *c = lookup_or_add(st, key);
+
+	st->summary_only = true;
+	c->active = true;
+	c->priority = prio;
+	c->qstatus = q;
+	free(c->expires_at);
+	c->expires_at = expires.p ? xstrndup(expires.p, expires.n) : NULL;
+	if (notification_id.n < sizeof(c->notification_id)) {
+		memcpy(c->notification_id, notification_id.p,
+		    notification_id.n);
+		c->notification_id[notification_id.n] = '\0';
+	}
+}
+
 /* A reader never applies events: it needs no index of events seen. */
 void
 state_for_readers(struct state *st)
@@ -304,8 +328,8 @@ static const struct span no_span = { 0, 0 };
 static bool
 same_lifecycle(const struct condition *c, struct sv id)
 {
-	if (c->notification.len == 0)
-		return true;
+	if (c->notification_id[0] == '\0')
+		return true;	/* a new condition */
 	return strlen(c->notification_id) == id.n &&
 	    memcmp(c->notification_id, id.p, id.n) == 0;
 }
@@ -440,7 +464,9 @@ load_interaction(struct state *st, const struct jval *v, struct span at)
 	if (!rec_from_jval(v, true, &q) || !record_sane(&q, true))
 		return false;
 	if ((c = lookup_sv(st, q.f[I_KEY])) == NULL)
-		return false;	/* a question before its condition */
+		/* A question before its condition is damage, unless the
+		 * state holds only the active conditions of a summary. */
+		return st->summary_only;
 	store_interaction(c, &q, at);
 	return true;
 }

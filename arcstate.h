@@ -68,6 +68,8 @@ uint64_t	 state_seq(const struct state *);
 /* The journal file, whose records the conditions point into. */
 void		 state_set_file(struct state *, int);
 void		 state_for_readers(struct state *);
+void		 state_add_summary(struct state *, struct sv key, enum priority,
+		    enum qstatus, struct sv expires, struct sv notification_id);
 /* Replays one journal record found at a file offset; false if damaged. */
 bool		 state_load_record(struct state *, struct arena *,
 		    const char *, size_t, uint64_t);

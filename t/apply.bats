@@ -482,7 +482,7 @@ load helper
 	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
 	created a >"$BATS_TEST_TMPDIR/in"
 	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync,write -o "$BATS_TEST_TMPDIR/trace" \
-	    arc-apply "$BATS_TEST_TMPDIR/in" >/dev/null
+	    "$ARC_BIN/arc-apply" "$BATS_TEST_TMPDIR/in" >/dev/null
 	local sync out
 	sync=$(grep -n 'fdatasync(' "$BATS_TEST_TMPDIR/trace" | head -1 | cut -d: -f1)
 	out=$(grep -n 'write(1,' "$BATS_TEST_TMPDIR/trace" | head -1 | cut -d: -f1)
@@ -493,10 +493,10 @@ load helper
 	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
 	for i in $(seq 50); do created "k$i"; done >"$BATS_TEST_TMPDIR/in"
 	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t1" \
-	    arc-apply -j "$BATS_TEST_TMPDIR/j1" "$BATS_TEST_TMPDIR/in" >/dev/null
+	    "$ARC_BIN/arc-apply" -j "$BATS_TEST_TMPDIR/j1" "$BATS_TEST_TMPDIR/in" >/dev/null
 	[ "$(grep -c 'fdatasync(' "$BATS_TEST_TMPDIR/t1")" -eq 1 ]
 	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t2" \
-	    arc-apply --batch 1 -j "$BATS_TEST_TMPDIR/j2" "$BATS_TEST_TMPDIR/in" >/dev/null
+	    "$ARC_BIN/arc-apply" --batch 1 -j "$BATS_TEST_TMPDIR/j2" "$BATS_TEST_TMPDIR/in" >/dev/null
 	[ "$(grep -c 'fdatasync(' "$BATS_TEST_TMPDIR/t2")" -eq 50 ]
 }
 

@@ -157,8 +157,11 @@ cache_condition(const struct condition *c, void *arg)
 		return;
 	buf_putc(b, '[');
 	buf_json_str(b, c->key, c->keylen);
-	buf_printf(b, ",\"%s\",\"%s\",", priority_name(c->priority),
-	    qstatus_name(c->qstatus));
+	buf_puts(b, ",\"");
+	buf_puts(b, priority_name(c->priority));
+	buf_puts(b, "\",\"");
+	buf_puts(b, qstatus_name(c->qstatus));
+	buf_puts(b, "\",");
 	buf_json_cstr(b, c->expires_at);
 	buf_putc(b, ',');
 	buf_json_cstr(b, c->notification_id);
@@ -318,8 +321,8 @@ list_condition(const struct condition *c, void *arg)
 static void
 status_usage(FILE *f)
 {
-	fprintf(f, "usage: arc-status [-j journal] [--json | --list | "
-	    "--format format]\n");
+	fprintf(f, "usage: arc-status [-j journal] [--no-cache] [--json | "
+	    "--list | --format format]\n");
 }
 
 int
@@ -330,6 +333,7 @@ status_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "no-cache", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -339,6 +343,7 @@ status_main(int argc, char **argv)
 	struct buf	 out = { 0 };
 	const char	*journal = NULL, *format = NULL;
 	int		 ch, mode = 0, i;
+	bool		 use_cache = true;
 	char		 left[32];
 
 	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
@@ -357,6 +362,9 @@ status_main(int argc, char **argv)
 			if (ch == 'f')
 				format = optarg;
 			break;
+		case 'n':
+			use_cache = false;
+			break;
 		case 'h':
 			status_usage(stdout);
 			return 0;
@@ -372,7 +380,7 @@ status_main(int argc, char **argv)
 		status_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (mode == 'l') {
+	if (mode == 'l' || !use_cache) {
 		/* The list needs every record's text: a full read. */
 		if (!read_journal(&j, journal))
 			return EXIT_SYSTEM;

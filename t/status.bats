@@ -132,3 +132,14 @@ big_journal() {
 	head -c 100 "$ARC_JOURNAL.status" >"$ARC_JOURNAL.status.x" && mv "$ARC_JOURNAL.status.x" "$ARC_JOURNAL.status"
 	[ "$(cached --json)" = "$(full_read --json)" ]
 }
+
+@test "--no-cache: a full read that neither uses nor writes the cache" {
+	big_journal
+	run --separate-stderr arc-status --no-cache --json
+	[ "$status" -eq 0 ]
+	[ ! -e "$ARC_JOURNAL.status" ]
+	cached --json >/dev/null
+	sed -i '2,$s/"low"/"critical"/' "$ARC_JOURNAL.status"
+	ARC_NOW=2026-08-26T01:16:30Z run --separate-stderr arc-status --no-cache --json
+	[ "$(field .by_priority.critical)" -eq 0 ]
+}

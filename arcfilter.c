@@ -36,6 +36,12 @@ close_input(int fd)
 		(void)close(fd);
 }
 
+void
+print_version(void)
+{
+	printf("%s %s (ARC 0.2)\n", getprogname(), ARC_VERSION_STRING);
+}
+
 /* Writes what stdout holds; a failed write is a system failure. */
 void
 flush_stdout(void)

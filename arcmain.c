@@ -22,12 +22,6 @@ static const struct command {
 	{ "arc-emit", emit_main },
 };
 
-void
-print_version(void)
-{
-	printf("%s %s (ARC 0.2)\n", getprogname(), ARC_VERSION_STRING);
-}
-
 int
 main(int argc, char **argv)
 {

@@ -181,10 +181,8 @@ journal_close(struct journal *j)
 static bool
 repair_tail(struct journal *j, uint64_t at, uint64_t torn)
 {
-	if (!j->writable || !j->exclusive) {
-		j->torn_seen = true;
+	if (!j->writable || !j->exclusive)
 		return true;	/* the next writer repairs it */
-	}
 	warnx("%s: dropping a torn final record at byte %llu (%llu bytes)",
 	    j->path, (unsigned long long)at, (unsigned long long)torn);
 	if (ftruncate(j->fd, (off_t)at) == -1 || fdatasync(j->fd) == -1) {

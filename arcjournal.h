@@ -19,7 +19,6 @@ struct journal {
 	struct arena	 arena;
 	bool		 writable, exclusive;
 	bool		 missing;	/* a reader found no file yet */
-	bool		 torn_seen;	/* a reader saw a torn tail */
 };
 
 char	*journal_default_path(const char *);

@@ -840,7 +840,8 @@ answer_main(int argc, char **argv)
 	const char	*response_id = NULL, *text = NULL, *choice = NULL, *key;
 	const char	*sender = getenv("ARC_SENDER");
 	char		 event_id[40], minted_rid[40], *asked = NULL, *path;
-	bool		 emit = false, asked_text = false;
+	bool		 emit = false, asked_text = false, interactive;
+	struct journal	*jr = NULL;
 	int		 ch, status;
 
 	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
@@ -872,21 +873,39 @@ answer_main(int argc, char **argv)
 	choice = argc == 2 ? argv[1] : NULL;
 
 	/* The question's digest and nonce, from the journal. */
-	if (choice == NULL && text == NULL &&
+	interactive = choice == NULL && text == NULL;
+	if (interactive &&
 	    (emit || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		warnx("give a choice_id or --text (or run me on a terminal to "
 		    "be asked)");
 		answer_usage(stderr);
 		return EXIT_USAGE;
 	}
+	/*
+	 * One journal, read once.  --emit only reads it; an answer given
+	 * here finds its question and is applied under one exclusive lock;
+	 * a person is asked with no lock held, and the answer then carries
+	 * the digest of the question they saw.
+	 */
 	path = journal_default_path(journal);
-	if (!journal_open(&j, path, false) || !journal_lock(&j, false)) {
-		status = EXIT_SYSTEM;
-		goto done;
+	if (emit) {
+		jr = &j;
+		if (!journal_open(jr, path, false) || !journal_lock(jr, false)) {
+			status = EXIT_SYSTEM;
+			goto done;
+		}
+		journal_unlock(jr);
+	} else {
+		jr = &ap.j;
+		if (!applier_open(&ap, path) ||
+		    !journal_lock(jr, !interactive)) {
+			status = EXIT_SYSTEM;
+			goto done;
+		}
 	}
-	journal_unlock(&j);
-	find_question(&j, &arena, key, &qn);
-	if (choice == NULL && text == NULL) {
+	find_question(jr, &arena, key, &qn);
+	if (interactive) {
+		journal_unlock(jr);
 		status = EXIT_REJECTED;
 		if (!qn.found || !sv_is(qn.q.f[I_STATUS], "pending")) {
 			warnx("no open question under this key");
@@ -899,6 +918,10 @@ answer_main(int argc, char **argv)
 			text = asked;
 		else
 			choice = asked;
+		if (!journal_lock(jr, true)) {
+			status = EXIT_SYSTEM;
+			goto done;
+		}
 	}
 
 	mint_id("evt_", event_id, sizeof(event_id));
@@ -936,9 +959,6 @@ answer_main(int argc, char **argv)
 		buf_json_cstr(&ev, device);
 	}
 	buf_puts(&ev, "}}");
-	journal_close(&j);
-	arena_free(&arena);
-	j.path = NULL;
 
 	if (emit) {
 		buf_putc(&ev, '\n');
@@ -948,17 +968,16 @@ answer_main(int argc, char **argv)
 		status = 0;
 	} else {
 		/* The same path and rules as arc-apply; first valid wins. */
-		if (!applier_open(&ap, path) || !journal_lock(&ap.j, true))
-			errx(EXIT_SYSTEM, "the answer was not applied");
 		apply_one(&ap, "answer", 1, ev.p, ev.len, false);
 		if (!applier_commit(&ap))
 			errx(EXIT_SYSTEM, "the answer was not applied");
 		status = ap.status;
-		applier_close(&ap);
 	}
 done:
-	if (j.path != NULL)
+	if (jr == &j)
 		journal_close(&j);
+	else if (jr == &ap.j)
+		applier_close(&ap);
 	arena_free(&arena);
 	free(path);
 	free(asked);

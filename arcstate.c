@@ -101,12 +101,6 @@ state_count(const struct state *st)
 	return st->count;
 }
 
-uint64_t
-state_seq(const struct state *st)
-{
-	return st->seq;
-}
-
 static size_t
 slot_of(const struct state *st, const char *key, size_t n, uint64_t h)
 {

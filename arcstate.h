@@ -63,7 +63,6 @@ struct state;
 struct state	*state_new(void);
 void		 state_free(struct state *);
 size_t		 state_count(const struct state *);
-uint64_t	 state_seq(const struct state *);
 
 /* The journal file, whose records the conditions point into. */
 void		 state_set_file(struct state *, int);

@@ -243,6 +243,8 @@ catch_up(struct journal *j)
 		return false;
 	}
 	size = (uint64_t)sb.st_size;
+	if (j->offset == 0)
+		state_expect_bytes(j->st, size);
 	while (j->offset < size) {
 		base = j->offset & ~(page - 1);
 		maplen = size - base < window ? (size_t)(size - base) : window;

@@ -221,6 +221,25 @@ state_add_summary(struct state *st, struct sv key, enum priority prio,
 	}
 }
 
+/*
+ * Sizes the index of events seen for a journal of this many bytes
+ * (records run to a kilobyte or more), so that a rebuild does not zero
+ * table after table as it grows; a low guess only means it grows.
+ */
+void
+state_expect_bytes(struct state *st, uint64_t bytes)
+{
+	size_t cap = 1024;
+
+	if (st->readers_only || st->seen != NULL)
+		return;
+	while (cap < SIZE_MAX / 4 && (uint64_t)cap * 3 < bytes / 1024 * 4)
+		cap *= 2;
+	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	st->seen_cap = cap;
+}
+
 /* A reader never applies events: it needs no index of events seen. */
 void
 state_for_readers(struct state *st)

@@ -67,6 +67,7 @@ size_t		 state_count(const struct state *);
 /* The journal file, whose records the conditions point into. */
 void		 state_set_file(struct state *, int);
 void		 state_for_readers(struct state *);
+void		 state_expect_bytes(struct state *, uint64_t);
 void		 state_add_summary(struct state *, struct sv key, enum priority,
 		    enum qstatus, struct sv expires, struct sv notification_id);
 /* Replays one journal record found at a file offset; false if damaged. */

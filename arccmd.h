@@ -18,6 +18,7 @@ int	open_input(const char *);
 int64_t	parse_duration(const char *);
 void	print_version(void);
 void	close_input(int);
+void	write_stdout(const struct buf *);
 void	flush_stdout(void);
 void	print_problems_report(struct buf *, uint64_t, const struct problems *);
 void	diag_problems(const char *, uint64_t, const struct problems *);

@@ -373,8 +373,7 @@ emit_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	buf_putc(&b, '\n');
-	if (fwrite(b.p, 1, b.len, stdout) != b.len)
-		err(EXIT_SYSTEM, "standard output");
+	write_stdout(&b);
 	flush_stdout();
 	problems_clear(&pr);
 	arena_free(&arena);

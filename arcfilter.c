@@ -42,6 +42,14 @@ print_version(void)
 	printf("%s %s (ARC 0.2)\n", getprogname(), ARC_VERSION_STRING);
 }
 
+/* Writes a buffer to standard output; a failed write is a system failure. */
+void
+write_stdout(const struct buf *b)
+{
+	if (b->len > 0 && fwrite(b->p, 1, b->len, stdout) != b->len)
+		err(EXIT_SYSTEM, "standard output");
+}
+
 /* Writes what stdout holds; a failed write is a system failure. */
 void
 flush_stdout(void)
@@ -174,9 +182,7 @@ validate_main(int argc, char **argv)
 			}
 			if (!quiet)
 				diag_problems(argv[i], r.lineno, &pr);
-			if (out.len > 0 &&
-			    fwrite(out.p, 1, out.len, stdout) != out.len)
-				err(EXIT_SYSTEM, "standard output");
+			write_stdout(&out);
 		}
 		line_reader_free(&r);
 		close_input(fd);
@@ -311,9 +317,7 @@ applier_commit(struct applier *ap)
 		return false;
 	ap->records.len = 0;
 	journal_unlock(&ap->j);
-	if (ap->out.len > 0 &&
-	    fwrite(ap->out.p, 1, ap->out.len, stdout) != ap->out.len)
-		err(EXIT_SYSTEM, "standard output");
+	write_stdout(&ap->out);
 	ap->out.len = 0;
 	flush_stdout();
 	return true;

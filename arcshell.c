@@ -439,8 +439,7 @@ status_main(int argc, char **argv)
 		}
 		buf_putc(&out, '\n');
 	}
-	if (out.len > 0 && fwrite(out.p, 1, out.len, stdout) != out.len)
-		err(EXIT_SYSTEM, "standard output");
+	write_stdout(&out);
 	flush_stdout();
 	buf_free(&out);
 	journal_close(&j);
@@ -479,8 +478,7 @@ print_interaction(struct arena *a, const char *text)
 
 	record_write_full(&b, a, text, true);
 	buf_putc(&b, '\n');
-	if (fwrite(b.p, 1, b.len, stdout) != b.len)
-		err(EXIT_SYSTEM, "standard output");
+	write_stdout(&b);
 	flush_stdout();
 	buf_free(&b);
 }
@@ -962,8 +960,7 @@ answer_main(int argc, char **argv)
 
 	if (emit) {
 		buf_putc(&ev, '\n');
-		if (fwrite(ev.p, 1, ev.len, stdout) != ev.len)
-			err(EXIT_SYSTEM, "standard output");
+		write_stdout(&ev);
 		flush_stdout();
 		status = 0;
 	} else {

@@ -1015,7 +1015,10 @@ record_change(struct state *st, const struct event *ev, const char *now,
 	}
 }
 
-/* The result body of an accepted change: its own records where it has them. */
+/*
+ * The result body: the change's own records where it has them, the stored
+ * ones otherwise (an empty change, for a replay, takes them all stored).
+ */
 static void
 body_of_change(struct state *st, struct buf *body, struct arena *a,
     struct sv key, const struct change *ch)
@@ -1036,20 +1039,6 @@ body_of_change(struct state *st, struct buf *body, struct arena *a,
 	else
 		record_write_full(body, a, c != NULL ? condition_text(st, a, c,
 		    true) : NULL, true);
-}
-
-static void
-body_records(struct state *st, struct buf *body, struct arena *a,
-    struct sv key, const struct condition *c)
-{
-	buf_puts(body, "\"key\":");
-	buf_json_str(body, key.p, key.n);
-	buf_puts(body, ",\"notification\":");
-	record_write_full(body, a, c != NULL ? condition_text(st, a, c,
-	    false) : NULL, false);
-	buf_puts(body, ",\"interaction\":");
-	record_write_full(body, a, c != NULL ? condition_text(st, a, c,
-	    true) : NULL, true);
 }
 
 static void
@@ -1329,14 +1318,14 @@ state_apply(struct state *st, struct arena *a, const struct jval *root,
 		}
 		res->status = 200;
 		res->replayed = true;
-		body_records(st, body, a, ev.key, c);
+		body_of_change(st, body, a, ev.key, &ch);
 		return;
 	}
 	/* A keyless creation replays for ever, past the idempotency window. */
 	if (ev.keyless && c != NULL) {
 		res->status = 200;
 		res->replayed = true;
-		body_records(st, body, a, ev.key, c);
+		body_of_change(st, body, a, ev.key, &ch);
 		return;
 	}
 	if (c != NULL) {

@@ -1,0 +1,237 @@
+/*
+ * arc-wait: a producer blocks until its question is settled.
+ */
+#include <sys/inotify.h>
+
+#include <libgen.h>
+#include <poll.h>
+#include <time.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arccmd.h"
+#include "arcshell.h"
+
+static void
+wait_usage(FILE *f)
+{
+	fprintf(f, "usage: arc-wait [-j journal] [-t seconds] key\n");
+}
+
+/* Milliseconds since an arbitrary start, from the monotonic clock. */
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Watches the journal's folder, so that appends and a compaction's rename
+ * both wake us.  Without inotify, the caller polls.
+ */
+static int
+watch_journal(const char *path)
+{
+	char	*copy, *dir;
+	int	 fd;
+
+	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1)
+		return -1;
+	if ((copy = strdup(path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	dir = dirname(copy);
+	if (inotify_add_watch(fd, dir, IN_MODIFY | IN_CLOSE_WRITE |
+	    IN_MOVED_TO | IN_CREATE) == -1) {
+		(void)close(fd);
+		fd = -1;
+	}
+	free(copy);
+	return fd;
+}
+
+/*
+ * Reads the pending events; true when one concerns the journal itself (an
+ * append, or a compaction renaming a new file over it), not a neighbour.
+ */
+static bool
+drain(int fd, const char *base)
+{
+	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t	 n;
+	bool	 ours = false;
+
+	while ((n = read(fd, ev, sizeof(ev))) > 0) {
+		char *p = ev;
+		while (p < ev + n) {
+			const struct inotify_event *e = (const void *)p;
+			if (e->len > 0 && strcmp(e->name, base) == 0)
+				ours = true;
+			if (e->mask & IN_Q_OVERFLOW)
+				ours = true;
+			p += sizeof(*e) + e->len;
+		}
+	}
+	return ours;
+}
+
+/* Marks a due question expired in the journal; false on a system failure. */
+static bool
+mark_expired(struct journal *j, const char *key)
+{
+	struct buf	 records = { 0 };
+	bool		 ok;
+
+	if (!journal_lock(j, true))
+		return false;
+	ok = !state_expire(j->st, &j->arena, key, arc_now_advancing(),
+	    &records) || journal_append(j, &records);
+	journal_unlock(j);
+	buf_free(&records);
+	return ok;
+}
+
+int
+wait_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct journal	 j;
+	struct question	 qn;
+	struct arena	 arena = { 0 };
+	struct stat	 sb;
+	const char	*journal = NULL, *key;
+	char		*path, *end, *base = NULL;
+	double		 seconds = -1;
+	int64_t		 give_up = -1, wait_ms;
+	int		 ch, fd, status;
+
+	while ((ch = getopt_long(argc, argv, "j:t:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			journal = optarg;
+			break;
+		case 't':
+			seconds = strtod(optarg, &end);
+			if (*optarg == '\0' || *end != '\0' || !(seconds >= 0) ||
+			    seconds > 1e9) {
+				wait_usage(stderr);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			wait_usage(stdout);
+			return 0;
+		case 'V':
+			print_version();
+			return 0;
+		default:
+			wait_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		wait_usage(stderr);
+		return EXIT_USAGE;
+	}
+	key = argv[optind];
+	if (seconds >= 0)
+		give_up = monotonic_ms() + (int64_t)(seconds * 1000);
+	path = journal_default_path(journal);
+	if (stat(path, &sb) == -1 && errno == ENOENT) {
+		warnx("no question under this key");
+		free(path);
+		return EXIT_REJECTED;
+	}
+	fd = watch_journal(path);
+	if (!journal_open(&j, path, true)) {
+		free(path);
+		return EXIT_SYSTEM;
+	}
+	{
+		char *copy = strdup(path);
+		if (copy == NULL || (base = strdup(basename(copy))) == NULL)
+			err(EXIT_SYSTEM, "strdup");
+		free(copy);
+	}
+	free(path);
+	for (status = -1; status < 0;) {
+		const char *now;
+
+		arena_reset(&arena);
+		if (!journal_lock(&j, false)) {
+			status = EXIT_SYSTEM;
+			break;
+		}
+		journal_unlock(&j);
+		find_question(&j, &arena, key, &qn);
+		if (!qn.found) {
+			warnx("no question under this key");
+			status = EXIT_REJECTED;
+			break;
+		}
+		now = arc_now_advancing();
+		if (sv_is(qn.q.f[I_STATUS], "pending") &&
+		    rfc3339_ms_between(now, sv_cstr_of(&arena,
+		    qn.q.f[I_EXPIRES_AT])) <= 0) {
+			/* Its deadline passed: say so in the journal. */
+			if (!mark_expired(&j, key)) {
+				status = EXIT_SYSTEM;
+				break;
+			}
+			continue;
+		}
+		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
+			print_interaction(&arena, qn.text);
+			status = sv_is(qn.q.f[I_STATUS], "answered") ? 0 :
+			    EXIT_REJECTED;
+			break;
+		}
+		/* Pending: sleep until the journal changes or a deadline. */
+		wait_ms = rfc3339_ms_between(now, sv_cstr_of(&arena,
+		    qn.q.f[I_EXPIRES_AT]));
+		if (give_up >= 0) {
+			int64_t left = give_up - monotonic_ms();
+			if (left <= 0) {
+				status = EXIT_TIMEOUT;
+				break;
+			}
+			if (left < wait_ms)
+				wait_ms = left;
+		}
+		if (fd == -1 && wait_ms > 100)
+			wait_ms = 100;	/* no inotify: poll */
+		else if (wait_ms > 1000)
+			wait_ms = 1000;	/* a slow poll, in case a watch is lost */
+		if (fd == -1) {
+			(void)poll(NULL, 0, (int)wait_ms + 1);
+		} else {
+			/* Sleep on until the journal itself changes. */
+			struct pollfd pfd = { fd, POLLIN, 0 };
+			int64_t until = monotonic_ms() + wait_ms + 1, left;
+			while ((left = until - monotonic_ms()) > 0 &&
+			    poll(&pfd, 1, (int)left) > 0 && !drain(fd, base))
+				;
+		}
+	}
+	if (fd != -1)
+		(void)close(fd);
+	free(base);
+	arena_free(&arena);
+	journal_close(&j);
+	return status;
+}

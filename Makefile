@@ -12,7 +12,7 @@ LDLIBS	+= -lbsd -lmd
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
 OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcwait.o arcanswer.o arcemit.o arcvalidate.o arcstate.o \
 	   arcrecord.o arcjournal.o \
-	   arcjson.o arctime.o arcdigest.o arcline.o
+	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h arcshell.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1

@@ -211,6 +211,8 @@ bool	 line_blank(const char *, size_t);
 
 /* ---- diagnostics ---- */
 void	 diag_problem(const char *name, uint64_t line, const struct problem *);
-void	 diag_safe(struct buf *, const char *, size_t);	/* printable only */
+void	 diag_safe(struct buf *, const char *, size_t);	/* term_safe */
+/* Producer text for a terminal: controls, bidi and invisibles escaped. */
+void	 term_safe(struct buf *, const char *, size_t);
 
 #endif /* ARC_H */

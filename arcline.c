@@ -131,15 +131,7 @@ line_blank(const char *s, size_t n)
 void
 diag_safe(struct buf *b, const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 || c == 0x7f || c == '\\')
-			buf_printf(b, "\\x%02x", c);
-		else
-			buf_putc(b, (char)c);
-	}
+	term_safe(b, s, n);
 }
 
 void

@@ -929,6 +929,7 @@ struct change {
 	struct rec	 n, q;
 	bool		 has_n, has_q;
 	struct sv	 superseded;	/* the id of a question it replaced */
+	const char	*dismissed;	/* by whom, for a person's dismissal */
 };
 
 static void
@@ -998,6 +999,10 @@ record_change(struct state *st, const struct event *ev, const char *now,
 	if (ch->superseded.p != NULL) {
 		buf_puts(out, ",\"superseded\":");
 		buf_json_str(out, ch->superseded.p, ch->superseded.n);
+	}
+	if (ch->dismissed != NULL) {
+		buf_puts(out, ",\"dismissed\":");
+		buf_json_cstr(out, ch->dismissed);
 	}
 	buf_puts(out, "}\n");
 
@@ -1396,6 +1401,49 @@ state_expire(struct state *st, struct arena *a, const char *key,
 	change_question(&ch, &q);
 	record_change(st, NULL, now, &ch, records);
 	return true;
+}
+
+/*
+ * A person dismisses a condition nobody will resolve: a notice, or one
+ * whose question is no longer pending.  A consumer-made resolution, like
+ * an expiry: the record carries no event, and "dismissed" says who.
+ */
+enum dismissal
+state_dismiss(struct state *st, struct arena *a, const char *key,
+    const char *now, const char *source, struct buf *records)
+{
+	struct condition	*c = state_lookup(st, key);
+	struct change		 ch;
+	struct rec		 n, q;
+
+	if (c == NULL || c->notification.len == 0)
+		return DISMISS_NOT_FOUND;
+	if (!c->active)
+		return DISMISS_NOT_ACTIVE;
+	if (condition_qstatus(c, now) == Q_PENDING)
+		return DISMISS_PENDING;
+	if (!rec_parse(a, condition_text(st, a, c, false), false, &n))
+		errx(EXIT_SYSTEM, "internal error: unreadable record");
+	memset(&ch, 0, sizeof(ch));
+	n.f[N_STATUS] = sv_str("resolved");
+	n.f[N_OUTCOME] = sv_str("not_needed");
+	if (c->interaction.len > 0) {
+		if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
+			errx(EXIT_SYSTEM, "internal error: unreadable record");
+		if (settle_expiry(&q, now))
+			change_question(&ch, &q);
+		if (sv_eq(q.f[I_STATUS], "expired"))
+			n.f[N_OUTCOME] = sv_str("expired");
+		else if (sv_eq(q.f[I_STATUS], "answered"))
+			n.f[N_OUTCOME] = sv_str("answered");
+	}
+	n.f[N_RESOLVED_AT] = sv_str(now);
+	n.f[N_UPDATED_AT] = sv_str(now);
+	ch.n = n;
+	ch.has_n = true;
+	ch.dismissed = source != NULL ? source : "cli";
+	record_change(st, NULL, now, &ch, records);
+	return DISMISS_OK;
 }
 
 /* ---- compaction ---- */

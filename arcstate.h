@@ -102,6 +102,12 @@ void		 state_apply(struct state *, struct arena *, const struct jval *,
 bool		 state_expire(struct state *, struct arena *, const char *key,
 		    const char *now, struct buf *records);
 
+/* A person's dismissal of a notice or a settled question (a resolution). */
+enum dismissal { DISMISS_OK, DISMISS_NOT_FOUND, DISMISS_NOT_ACTIVE,
+    DISMISS_PENDING };
+enum dismissal	 state_dismiss(struct state *, struct arena *, const char *key,
+		    const char *now, const char *source, struct buf *records);
+
 /* Writes the records that the current state and the window need. */
 void		 state_compact(struct state *, struct arena *, const char *now,
 		    int64_t window_seconds, struct buf *out);

@@ -1,27 +1,44 @@
 /*
  * The journal: an append-only NDJSON file of records, shared by any number
  * of processes.  Each holds flock(2) while it catches up on what others
- * appended, applies, appends and syncs.  As in Redis's append-only file, a
- * torn final record (a crash mid-append) is cut off with a warning, while a
- * damaged record anywhere else stops the command: it is never skipped.
+ * appended, applies, appends and syncs.  The file format, the recovery
+ * rules and the compaction policy are told in arc-journal(5); this file is
+ * their one implementation, as Redis keeps its append-only file's life in
+ * aof.c.
+ *
+ * A record's frame: the JSON object, its last member "crc" holding the
+ * CRC-32C (8 hex digits) of every byte before ,"crc":, then a newline.
+ * Every record also holds "seq" (one more than the record before it) and
+ * "durable" (the seq of the last record known to be on disk when it was
+ * written), which tells an unfinished write from damage.
  */
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "arc.h"
+#include "arccmd.h"
 #include "arcjournal.h"
 
 #define RECORD_MAX	(64 * 1024 * 1024)	/* longest record accepted */
+#define MAGIC		"{\"arc_journal\":"
+#define MAGIC_LEN	(sizeof(MAGIC) - 1)
+#define HEADER_V1	"{\"arc_journal\":1}"
+#define CRC_TAIL	",\"crc\":\""	/* then 8 hex digits and "} */
+#define CRC_TAIL_LEN	(sizeof(CRC_TAIL) - 1)
+#define FRAME_LEN	(CRC_TAIL_LEN + 10)
+#define FOREVER		(INT64_C(1) << 40)	/* seconds: salvage keeps all */
 
 /* -j, then $ARC_JOURNAL, $XDG_STATE_HOME/arc/journal, ~/.local/state/... */
 char *
@@ -49,6 +66,65 @@ journal_default_path(const char *option)
 	return path;
 }
 
+/* ---- the frame ---- */
+
+void
+record_seal(struct buf *b, size_t start)
+{
+	uint32_t crc = crc32c(b->p + start, b->len - start);
+
+	buf_printf(b, CRC_TAIL "%08x\"}\n", crc);
+}
+
+static bool
+frame_ok(const char *line, size_t len)
+{
+	const char	*tail;
+	uint32_t	 crc = 0;
+	size_t		 i;
+
+	if (len < FRAME_LEN + 1 || line[0] != '{')
+		return false;
+	tail = line + len - FRAME_LEN;
+	if (memcmp(tail, CRC_TAIL, CRC_TAIL_LEN) != 0 ||
+	    tail[FRAME_LEN - 2] != '"' || tail[FRAME_LEN - 1] != '}')
+		return false;
+	for (i = 0; i < 8; i++) {
+		char c = tail[CRC_TAIL_LEN + i];
+		if (c >= '0' && c <= '9')
+			crc = crc << 4 | (uint32_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			crc = crc << 4 | (uint32_t)(c - 'a' + 10);
+		else
+			return false;
+	}
+	return crc == crc32c(line, len - FRAME_LEN);
+}
+
+/* An integer member of a framed record ("seq", "durable"), or -1. */
+static int64_t
+frame_number(struct arena *a, const char *line, size_t len, const char *name)
+{
+	struct jparse_error	 e;
+	struct jval		*r, *v;
+
+	arena_reset(a);
+	if ((r = json_parse_shallow(a, line, len, &e, 1)) == NULL ||
+	    (v = json_get(r, name)) == NULL || v->type != J_NUMBER ||
+	    !v->integer || v->s[0] == '-' || v->len > 18)
+		return -1;
+	return strtoll(v->s, NULL, 10);
+}
+
+static void
+header_line(struct buf *b, uint64_t seq)
+{
+	buf_printf(b, MAGIC "2,\"seq\":%llu", (unsigned long long)seq);
+	record_seal(b, 0);
+}
+
+/* ---- files and folders, and who may touch them ---- */
+
 static char *
 parent_of(const char *path)
 {
@@ -75,7 +151,18 @@ make_parents(const char *path)
 		if (*p != '/' && !last)
 			continue;
 		*p = '\0';
-		if (mkdir(dir, 0700) == -1 && errno != EEXIST) {
+		if (mkdir(dir, 0700) == 0) {
+			/* A new folder's name must survive a power cut too. */
+			char *up = parent_of(dir);
+			int fd = open(up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd == -1 || fsync(fd) == -1) {
+				warn("%s", up);
+				ok = false;
+			}
+			if (fd != -1)
+				(void)close(fd);
+			free(up);
+		} else if (errno != EEXIST) {
 			warn("%s", dir);
 			ok = false;
 		}
@@ -105,224 +192,53 @@ sync_parent(const char *path)
 	return ok;
 }
 
-static bool
-open_file(struct journal *j)
-{
-	struct stat	 sb;
-	int		 flags = O_CLOEXEC | (j->writable ? O_RDWR : O_RDONLY);
-
-	j->fd = -1;
-	if (j->writable) {
-		if (!make_parents(j->path))
-			return false;
-		j->fd = open(j->path, flags | O_CREAT | O_EXCL, 0600);
-		if (j->fd != -1) {
-			/* Ours alone, whatever the umask says. */
-			if (fchmod(j->fd, 0600) == -1 ||
-			    !sync_parent(j->path)) {
-				warn("%s", j->path);
-				return false;
-			}
-		} else if (errno != EEXIST) {
-			warn("%s", j->path);
-			return false;
-		}
-	}
-	if (j->fd == -1 && (j->fd = open(j->path, flags)) == -1) {
-		if (errno == ENOENT && !j->writable) {
-			j->missing = true;	/* nothing recorded yet */
-			return true;
-		}
-		warn("%s", j->path);
-		return false;
-	}
-	if (fstat(j->fd, &sb) == -1) {
-		warn("%s", j->path);
-		return false;
-	}
-	j->missing = false;
-	j->dev = sb.st_dev;
-	j->ino = sb.st_ino;
-	j->offset = 0;
-	state_free(j->st);
-	j->st = state_new();
-	state_set_file(j->st, j->fd);
-	if (!j->writable)
-		state_for_readers(j->st);
-	return true;
-}
-
-bool
-journal_open(struct journal *j, const char *path, bool writable)
-{
-	memset(j, 0, sizeof(*j));
-	if ((j->path = strdup(path)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	j->writable = writable;
-	j->fd = -1;
-	j->st = state_new();
-	return open_file(j);
-}
-
-void
-journal_close(struct journal *j)
-{
-	if (j->fd != -1)
-		(void)close(j->fd);
-	j->fd = -1;
-	state_free(j->st);
-	j->st = NULL;
-	arena_free(&j->arena);
-	free(j->path);
-	j->path = NULL;
-}
-
-/* Cuts a torn final record; only a writer, holding LOCK_EX, may. */
-static bool
-repair_tail(struct journal *j, uint64_t at, uint64_t torn)
-{
-	if (!j->writable || !j->exclusive)
-		return true;	/* the next writer repairs it */
-	warnx("%s: dropping a torn final record at byte %llu (%llu bytes)",
-	    j->path, (unsigned long long)at, (unsigned long long)torn);
-	if (ftruncate(j->fd, (off_t)at) == -1 || fdatasync(j->fd) == -1) {
-		warn("%s", j->path);
-		return false;
-	}
-	return true;
-}
-
-/* Replays the complete records in data[0..n), found at j->offset on. */
-static bool
-replay(struct journal *j, const char *data, size_t n, size_t *used)
-{
-	size_t	 start = 0, len;
-	char	*nl;
-
-	while ((nl = memchr(data + start, '\n', n - start)) != NULL) {
-		len = (size_t)(nl - (data + start));
-		arena_reset(&j->arena);
-		if (j->offset == 0 && (len != strlen(JOURNAL_HEADER) ||
-		    memcmp(data, JOURNAL_HEADER, len) != 0)) {
-			warnx("%s: not an arc journal (no header line)",
-			    j->path);
-			return false;
-		}
-		if (len > RECORD_MAX || !state_load_record(j->st, &j->arena,
-		    data + start, len, j->offset)) {
-			warnx("%s: damaged record at byte %llu; the journal "
-			    "cannot be read safely", j->path,
-			    (unsigned long long)j->offset);
-			return false;
-		}
-		j->offset += len + 1;
-		start += len + 1;
-	}
-	*used = start;
-	return true;
-}
-
 /*
- * Replays what was appended since j->offset, in place from read-only
- * mappings of at most WINDOW bytes, so that memory stays bounded however
- * long the journal (the lock keeps writers from cutting the file).
+ * A folder where another user could swap the journal for a file of theirs:
+ * writable by group or others without the sticky bit, or owned by another
+ * user than us or root.
  */
-#define WINDOW	(64 * 1024 * 1024)
-
 static bool
-catch_up(struct journal *j)
+folder_ours(const char *path)
 {
+	char		*dir = parent_of(path);
 	struct stat	 sb;
-	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE), size, base;
-	size_t		 maplen, used, window = WINDOW;
-	char		*map;
-	bool		 ok;
+	bool		 ok = true;
 
-	if (fstat(j->fd, &sb) == -1) {
-		warn("%s", j->path);
-		return false;
-	}
-	size = (uint64_t)sb.st_size;
-	if (j->offset == 0)
-		state_expect_bytes(j->st, size);
-	while (j->offset < size) {
-		base = j->offset & ~(page - 1);
-		maplen = size - base < window ? (size_t)(size - base) : window;
-		map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, j->fd,
-		    (off_t)base);
-		if (map == MAP_FAILED) {
-			warn("%s: mmap", j->path);
-			return false;
-		}
-		(void)madvise(map, maplen, MADV_SEQUENTIAL);
-		ok = replay(j, map + (j->offset - base),
-		    (size_t)(base + maplen - j->offset), &used);
-		(void)munmap(map, maplen);
+	if (stat(dir, &sb) == -1) {
+		ok = errno == ENOENT;	/* a reader: nothing recorded yet */
 		if (!ok)
-			return false;
-		if (used > 0)
-			continue;
-		/* No whole record in the window: the end, or a long one. */
-		if (base + maplen == size)
-			return repair_tail(j, j->offset, size - j->offset);
-		if (window > RECORD_MAX) {
-			warnx("%s: record at byte %llu is longer than %d bytes",
-			    j->path, (unsigned long long)j->offset,
-			    RECORD_MAX);
-			return false;
-		}
-		window *= 2;
+			warn("%s", dir);
+	} else if ((sb.st_uid != geteuid() && sb.st_uid != 0) ||
+	    ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sb.st_mode & S_ISVTX))) {
+		warnx("%s: the journal's folder is writable by other users; "
+		    "refused", dir);
+		ok = false;
+	}
+	free(dir);
+	return ok;
+}
+
+/* Ours alone: a regular file of our user that nobody else may write. */
+static bool
+file_ours(int fd, const char *path, struct stat *sb)
+{
+	if (fstat(fd, sb) == -1) {
+		warn("%s", path);
+		return false;
+	}
+	if (!S_ISREG(sb->st_mode)) {
+		warnx("%s: not a regular file; refused", path);
+		return false;
+	}
+	if (sb->st_uid != geteuid()) {
+		warnx("%s: owned by another user; refused", path);
+		return false;
+	}
+	if (sb->st_mode & (S_IWGRP | S_IWOTH)) {
+		warnx("%s: writable by group or others; refused", path);
+		return false;
 	}
 	return true;
-}
-
-static bool
-replaced(struct journal *j)
-{
-	struct stat sb;
-
-	if (stat(j->path, &sb) == -1)
-		return errno == ENOENT;
-	return sb.st_dev != j->dev || sb.st_ino != j->ino;
-}
-
-/*
- * Takes the lock and brings the state up to date.  A journal that was
- * compacted (renamed over) while we waited is reopened and replayed.
- */
-bool
-journal_lock(struct journal *j, bool exclusive)
-{
-	for (;;) {
-		if (j->missing) {
-			if (!open_file(j))
-				return false;
-			if (j->missing)
-				return true;	/* still nothing to read */
-		}
-		while (flock(j->fd, exclusive ? LOCK_EX : LOCK_SH) == -1) {
-			if (errno != EINTR) {
-				warn("%s: flock", j->path);
-				return false;
-			}
-		}
-		j->exclusive = exclusive;
-		if (!replaced(j))
-			break;
-		(void)close(j->fd);
-		j->fd = -1;
-		if (!open_file(j))
-			return false;
-	}
-	return catch_up(j);
-}
-
-void
-journal_unlock(struct journal *j)
-{
-	if (j->fd != -1 && !j->missing)
-		(void)flock(j->fd, LOCK_UN);
-	j->exclusive = false;
 }
 
 static bool
@@ -343,6 +259,527 @@ write_all(int fd, const char *p, size_t n)
 }
 
 /*
+ * A temporary file beside the journal, ours alone: never an existing file,
+ * never through a link.
+ */
+static int
+open_temporary(const char *path, const char *kind, char **tmp)
+{
+	int fd;
+
+	if (asprintf(tmp, "%s.%s.%ld", path, kind, (long)getpid()) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd == -1 || fchmod(fd, 0600) == -1) {
+		warn("%s", *tmp);
+		if (fd != -1) {
+			(void)close(fd);
+			(void)unlink(*tmp);
+		}
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A new journal appears whole: its header is written and synced in a
+ * temporary file, which is then linked into place (never over a file that
+ * is there) and its folder synced.
+ */
+static bool
+create_journal(const char *path)
+{
+	struct buf	 h = { 0 };
+	char		*tmp;
+	int		 fd;
+	bool		 ok;
+
+	if ((fd = open_temporary(path, "new", &tmp)) == -1) {
+		free(tmp);
+		return false;
+	}
+	header_line(&h, 0);
+	ok = write_all(fd, h.p, h.len) && fdatasync(fd) == 0;
+	if (!ok)
+		warn("%s", tmp);
+	(void)close(fd);
+	if (ok && link(tmp, path) == -1 && errno != EEXIST) {
+		warn("%s", path);
+		ok = false;
+	}
+	(void)unlink(tmp);
+	ok = ok && sync_parent(path);
+	free(tmp);
+	buf_free(&h);
+	return ok;
+}
+
+/*
+ * Temporary files a killed process left beside the journal: a compaction's
+ * (only a holder of the lock compacts, and we hold it) and a creation's
+ * whose process is gone.  They may hold nonces: they do not stay.
+ */
+static void
+sweep_temporaries(struct journal *j)
+{
+	char		*dir = parent_of(j->path), *copy, *base;
+	DIR		*d;
+	struct dirent	*e;
+	size_t		 n;
+
+	j->swept = true;
+	if ((copy = strdup(j->path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	base = basename(copy);
+	n = strlen(base);
+	if ((d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			const char *rest = e->d_name + n, *pid;
+			long p;
+			if (strncmp(e->d_name, base, n) != 0)
+				continue;
+			if (strncmp(rest, ".compact.", 9) == 0)
+				pid = rest + 9;
+			else if (strncmp(rest, ".new.", 5) == 0)
+				pid = rest + 5;
+			else
+				continue;
+			p = strtol(pid, NULL, 10);
+			if (p == (long)getpid() || (rest[1] == 'n' && p > 0 &&
+			    (kill((pid_t)p, 0) == 0 || errno != ESRCH)))
+				continue;
+			if (unlinkat(dirfd(d), e->d_name, 0) == 0)
+				warnx("%s/%s: removed a stale temporary file",
+				    dir, e->d_name);
+		}
+		(void)closedir(d);
+	}
+	free(copy);
+	free(dir);
+}
+
+static bool
+open_file(struct journal *j)
+{
+	struct stat	 sb;
+	char		 head[MAGIC_LEN];
+	ssize_t		 n;
+	int		 flags = O_CLOEXEC | O_NOFOLLOW |
+	    (j->writable ? O_RDWR : O_RDONLY);
+
+	j->fd = -1;
+	if (j->writable && !make_parents(j->path))
+		return false;
+	if (!folder_ours(j->path))
+		return false;
+	while ((j->fd = open(j->path, flags)) == -1) {
+		if (errno == ELOOP) {
+			warnx("%s: a symbolic link; refused", j->path);
+			return false;
+		}
+		if (errno != ENOENT) {
+			warn("%s", j->path);
+			return false;
+		}
+		if (!j->writable) {
+			j->missing = true;	/* nothing recorded yet */
+			return true;
+		}
+		if (!create_journal(j->path))
+			return false;
+	}
+	if (!file_ours(j->fd, j->path, &sb))
+		goto refuse;
+	/* Recognised by its first bytes before anything else is done. */
+	n = pread(j->fd, head, sizeof(head), 0);
+	if (n == -1) {
+		warn("%s", j->path);
+		goto refuse;
+	}
+	if (memcmp(head, MAGIC, (size_t)n) != 0 ||
+	    ((size_t)n < MAGIC_LEN && (uint64_t)n != (uint64_t)sb.st_size)) {
+		warnx("%s: not an arc journal; refused", j->path);
+		goto refuse;
+	}
+	j->missing = false;
+	j->version = 0;
+	j->warned_tail = false;
+	j->dev = sb.st_dev;
+	j->ino = sb.st_ino;
+	j->offset = 0;
+	state_free(j->st);
+	j->st = state_new();
+	state_set_file(j->st, j->fd);
+	if (!j->writable)
+		state_for_readers(j->st);
+	return true;
+refuse:
+	(void)close(j->fd);
+	j->fd = -1;
+	return false;
+}
+
+static int64_t
+env_duration(const char *name, int64_t otherwise)
+{
+	const char	*v = getenv(name);
+	int64_t		 d;
+
+	if (v == NULL || *v == '\0')
+		return otherwise;
+	if ((d = parse_duration(v)) < 0) {
+		warnx("%s is not a duration; using the default", name);
+		return otherwise;
+	}
+	return d;
+}
+
+bool
+journal_open(struct journal *j, const char *path, bool writable)
+{
+	const char *floor = getenv("ARC_COMPACT_FLOOR");
+
+	memset(j, 0, sizeof(*j));
+	if ((j->path = strdup(path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	j->writable = writable;
+	j->fd = -1;
+	j->st = state_new();
+	j->retain = env_duration("ARC_RETAIN", RETAIN_DEFAULT);
+	j->window = env_duration("ARC_WINDOW", WINDOW_DEFAULT);
+	j->floor = FLOOR_DEFAULT;
+	if (floor != NULL && *floor != '\0' &&
+	    strspn(floor, "0123456789") == strlen(floor) && strlen(floor) < 19)
+		j->floor = strtoull(floor, NULL, 10);
+	return open_file(j);
+}
+
+void
+journal_close(struct journal *j)
+{
+	if (j->fd != -1)
+		(void)close(j->fd);
+	j->fd = -1;
+	state_free(j->st);
+	j->st = NULL;
+	arena_free(&j->arena);
+	free(j->path);
+	j->path = NULL;
+}
+
+/* ---- reading, and recovering as a write-ahead log does ---- */
+
+/* The header: version 1 as it was, version 2 framed with its first seq. */
+static bool
+read_header(struct journal *j, const char *line, size_t len)
+{
+	int64_t seq;
+
+	if (len == sizeof(HEADER_V1) - 1 && memcmp(line, HEADER_V1, len) == 0) {
+		j->version = 1;
+		state_set_seq(j->st, 0, false);
+		return true;
+	}
+	if (len > MAGIC_LEN && line[MAGIC_LEN] == '2' &&
+	    line[MAGIC_LEN + 1] == ',' && frame_ok(line, len) &&
+	    (seq = frame_number(&j->arena, line, len, "seq")) >= 0) {
+		j->version = 2;
+		j->first_seq = (uint64_t)seq;
+		state_set_seq(j->st, (uint64_t)seq, !j->salvage);
+		return true;
+	}
+	warnx("%s: not an arc journal (no header line it can read)", j->path);
+	return false;
+}
+
+/* Cuts an unfinished tail; only a writer, holding LOCK_EX, may. */
+static bool
+cut_tail(struct journal *j, uint64_t at, uint64_t size)
+{
+	if (!j->writable || !j->exclusive) {
+		if (!j->warned_tail)
+			warnx("%s: ignoring a torn final record at byte "
+			    "%llu", j->path, (unsigned long long)at);
+		j->warned_tail = true;
+		return true;	/* the next writer cuts it */
+	}
+	warnx("%s: dropping a torn final record at byte %llu (%llu bytes, "
+	    "never acknowledged)", j->path, (unsigned long long)at,
+	    (unsigned long long)(size - at));
+	if (ftruncate(j->fd, (off_t)at) == -1 || fdatasync(j->fd) == -1) {
+		warn("%s", j->path);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Whether a bad line holds a whole record run into the next one: a record
+ * whose newline a flipped bit turned into another byte.  (A power cut
+ * leaves NULs where the newline's page was lost, never another byte.)
+ */
+static bool
+holds_a_record(const char *line, size_t len)
+{
+	const char	*p = line;
+	size_t		 end;
+
+	while ((p = memmem(p, len - (size_t)(p - line), "\"}", 2)) != NULL) {
+		end = (size_t)(p - line) + 2;
+		if (end < len && line[end] != '\0' && frame_ok(line, end))
+			return true;
+		p += 2;
+	}
+	return false;
+}
+
+/*
+ * A record at j->offset failed its frame or could not be loaded.  What
+ * follows it decides.  A later record written when this one was already
+ * durable (its "durable" at or past this seq) proves it was acknowledged:
+ * that is damage, refused; so is a bad line that holds a whole record
+ * (its newline hit).  Otherwise it was never acknowledged, and the tail
+ * from here is cut: when nothing valid follows (a torn append), or
+ * when the bad bytes hold NULs (pages a power cut left unwritten, with
+ * later pages of the same unsynced write on disk).  Anything else is
+ * damage too.
+ */
+static bool
+recover(struct journal *j, uint64_t size, bool framed)
+{
+	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t	 at = j->offset, base = at & ~(page - 1);
+	int64_t		 expected = (int64_t)state_seq(j->st) + 1, d;
+	const char	*p, *end, *nl;
+	char		*map;
+	bool		 found = false, proven = false, nul = false;
+
+	if (framed || j->version != 2)
+		goto damaged;	/* a sound frame with a wrong seq, or v1 */
+	map = mmap(NULL, (size_t)(size - base), PROT_READ, MAP_PRIVATE, j->fd,
+	    (off_t)base);
+	if (map == MAP_FAILED) {
+		warn("%s: mmap", j->path);
+		return false;
+	}
+	p = map + (at - base);
+	end = map + (size - base);
+	for (; p < end && !proven; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (!found && holds_a_record(p, (size_t)(nl - p))) {
+			proven = true;	/* a record acknowledged, then hit */
+		} else if (p != map + (at - base) &&
+		    frame_ok(p, (size_t)(nl - p))) {
+			found = true;
+			d = frame_number(&j->arena, p, (size_t)(nl - p),
+			    "durable");
+			proven = d < 0 || d >= expected;
+		} else if (!found) {
+			nul = nul || memchr(p, '\0', (size_t)(nl - p)) != NULL;
+		}
+	}
+	(void)munmap(map, (size_t)(size - base));
+	if (!proven && (!found || nul))
+		return cut_tail(j, at, size);
+damaged:
+	warnx("%s: damaged record at byte %llu; the journal cannot be read "
+	    "safely (arc-apply --salvage copies what is readable)", j->path,
+	    (unsigned long long)at);
+	return false;
+}
+
+enum replayed { REPLAY_OK, REPLAY_BAD, REPLAY_BAD_FRAMED, REPLAY_FAIL };
+
+/* Replays the complete records in data[0..n), found at j->offset on. */
+static enum replayed
+replay(struct journal *j, const char *data, size_t n, size_t *used)
+{
+	size_t	 start = 0, len;
+	char	*nl;
+	bool	 framed;
+
+	*used = 0;
+	while ((nl = memchr(data + start, '\n', n - start)) != NULL) {
+		len = (size_t)(nl - (data + start));
+		arena_reset(&j->arena);
+		if (j->offset == 0) {
+			if (!read_header(j, data, len))
+				return REPLAY_FAIL;
+		} else {
+			framed = j->version != 2 || frame_ok(data + start, len);
+			if (len > RECORD_MAX || !framed ||
+			    !state_load_record(j->st, &j->arena, data + start,
+			    len, j->offset)) {
+				if (!j->salvage)
+					return framed ? REPLAY_BAD_FRAMED :
+					    REPLAY_BAD;
+				warnx("%s: skipping a damaged record at byte "
+				    "%llu", j->path,
+				    (unsigned long long)j->offset);
+			}
+			j->records++;
+		}
+		j->offset += len + 1;
+		start += len + 1;
+		*used = start;
+	}
+	return REPLAY_OK;
+}
+
+/*
+ * Replays what was appended since j->offset, in place from read-only
+ * mappings of at most WINDOW bytes, so that memory stays bounded however
+ * long the journal (the lock keeps writers from cutting the file).
+ */
+#define WINDOW	(64 * 1024 * 1024)
+
+static bool
+catch_up(struct journal *j)
+{
+	struct stat	 sb;
+	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE), size, base;
+	uint64_t	 records = j->records;
+	size_t		 maplen, used, window = WINDOW;
+	char		*map;
+	enum replayed	 r;
+
+	if (fstat(j->fd, &sb) == -1) {
+		warn("%s", j->path);
+		return false;
+	}
+	size = (uint64_t)sb.st_size;
+	if (j->offset == 0)
+		state_expect_bytes(j->st, size);
+	while (j->offset < size) {
+		base = j->offset & ~(page - 1);
+		maplen = size - base < window ? (size_t)(size - base) : window;
+		map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, j->fd,
+		    (off_t)base);
+		if (map == MAP_FAILED) {
+			warn("%s: mmap", j->path);
+			return false;
+		}
+		(void)madvise(map, maplen, MADV_SEQUENTIAL);
+		r = replay(j, map + (j->offset - base),
+		    (size_t)(base + maplen - j->offset), &used);
+		(void)munmap(map, maplen);
+		if (r == REPLAY_FAIL)
+			return false;
+		if (r != REPLAY_OK) {
+			if (!recover(j, size, r == REPLAY_BAD_FRAMED))
+				return false;
+			break;
+		}
+		if (used > 0)
+			continue;
+		/* No whole record in the window: the end, or a long one. */
+		if (base + maplen == size) {
+			if (j->offset == 0) {
+				/* A header cut short: a creation v1 left. */
+				if (j->writable && j->exclusive &&
+				    ftruncate(j->fd, 0) == -1) {
+					warn("%s", j->path);
+					return false;
+				}
+				break;
+			}
+			if (j->salvage)
+				break;
+			if (!cut_tail(j, j->offset, size))
+				return false;
+			break;
+		}
+		if (window > RECORD_MAX) {
+			warnx("%s: record at byte %llu is longer than %d bytes",
+			    j->path, (unsigned long long)j->offset,
+			    RECORD_MAX);
+			return false;
+		}
+		window *= 2;
+	}
+	/*
+	 * What another process wrote may not be on disk yet (it may have
+	 * died before its sync): it is synced before anything acts on it.
+	 * A failed sync is not retried: the page cache may already have
+	 * dropped what it could not write.
+	 */
+	if (j->records > records && !j->salvage) {
+		if (fdatasync(j->fd) == -1) {
+			warn("%s: cannot sync what another process wrote",
+			    j->path);
+			return false;
+		}
+		state_all_durable(j->st);
+	}
+	return true;
+}
+
+static bool
+replaced(struct journal *j)
+{
+	struct stat sb;
+
+	if (stat(j->path, &sb) == -1)
+		return errno == ENOENT;
+	return sb.st_dev != j->dev || sb.st_ino != j->ino;
+}
+
+static bool	compact_locked(struct journal *, const char *now);
+
+/*
+ * Takes the lock and brings the state up to date.  A journal that was
+ * compacted (renamed over) while we waited is reopened and replayed; a
+ * version-1 journal is upgraded by the first writer that takes it.
+ */
+bool
+journal_lock(struct journal *j, bool exclusive)
+{
+	for (;;) {
+		if (j->missing) {
+			if (!open_file(j))
+				return false;
+			if (j->missing)
+				return true;	/* still nothing to read */
+		}
+		while (flock(j->fd, exclusive ? LOCK_EX : LOCK_SH) == -1) {
+			if (errno != EINTR) {
+				warn("%s: flock", j->path);
+				return false;
+			}
+		}
+		j->exclusive = exclusive;
+		if (replaced(j)) {
+			(void)close(j->fd);
+			j->fd = -1;
+			if (!open_file(j))
+				return false;
+			continue;
+		}
+		if (!catch_up(j))
+			return false;
+		if (!j->writable || !exclusive)
+			return true;
+		if (!j->swept)
+			sweep_temporaries(j);
+		if (j->version != 1)
+			return true;
+		warnx("%s: upgrading a version 1 journal", j->path);
+		if (!compact_locked(j, arc_now()))
+			return false;
+	}
+}
+
+void
+journal_unlock(struct journal *j)
+{
+	if (j->fd != -1 && !j->missing)
+		(void)flock(j->fd, LOCK_UN);
+	j->exclusive = false;
+}
+
+/*
  * Appends records and syncs them: only then may a result be printed.  On
  * failure the file is cut back to where it was, and nothing is reported
  * as stored.
@@ -350,64 +787,152 @@ write_all(int fd, const char *p, size_t n)
 bool
 journal_append(struct journal *j, const struct buf *records)
 {
-	uint64_t start = j->offset, base;
-	int saved;
+	struct buf	 h = { 0 };
+	uint64_t	 start = j->offset;
+	int		 saved;
 
 	if (records->len == 0)
 		return true;
-	if (j->offset == 0 && !write_all(j->fd, JOURNAL_HEADER "\n",
-	    sizeof(JOURNAL_HEADER)))
-		goto fail;
-	base = j->offset == 0 ? sizeof(JOURNAL_HEADER) : j->offset;
-	if (lseek(j->fd, 0, SEEK_END) == -1 ||
+	if (j->offset == 0) {	/* an empty file: the header first */
+		header_line(&h, 0);
+		j->version = 2;
+	}
+	if (lseek(j->fd, (off_t)start, SEEK_SET) == -1 ||
+	    !write_all(j->fd, h.p, h.len) ||
 	    !write_all(j->fd, records->p, records->len) ||
 	    fdatasync(j->fd) == -1)
 		goto fail;
-	j->offset = base + records->len;
-	state_batch_stored(j->st, base);
+	j->offset = start + h.len + records->len;
+	state_batch_stored(j->st, start + h.len);
+	state_all_durable(j->st);
+	buf_free(&h);
 	return true;
 fail:
 	saved = errno;
 	(void)ftruncate(j->fd, (off_t)start);
 	errno = saved;
 	warn("%s: cannot store records", j->path);
+	buf_free(&h);
 	return false;
 }
 
-/*
- * Rewrites the journal to what the current state and the idempotency
- * window need: a new file, synced, renamed over the old one.
- */
-bool
-journal_compact(struct journal *j, const char *now, int64_t window)
+/* ---- compaction, archive segments, salvage ---- */
+
+struct sink {
+	int		 fd;
+	const char	*path;
+};
+
+static bool
+sink_write(struct buf *b, void *arg)
 {
-	struct buf	 out = { 0 };
+	struct sink *s = arg;
+
+	if (!write_all(s->fd, b->p, b->len)) {
+		warn("%s", s->path);
+		return false;
+	}
+	return true;
+}
+
+/* Writes the state's live records to fd, a header first, and syncs them. */
+static bool
+write_live(struct journal *j, int fd, const char *path, const char *now,
+    int64_t retain, int64_t window)
+{
+	struct sink		 s = { fd, path };
+	struct compaction	 cp = { now, retain, window, sink_write, &s };
+	struct buf		 out = { 0 };
+	bool			 ok;
+
+	header_line(&out, state_seq(j->st));
+	ok = state_compact(j->st, &j->arena, &cp, &out);
+	if (ok && fsync(fd) == -1) {
+		warn("%s", path);
+		ok = false;
+	}
+	buf_free(&out);
+	return ok;
+}
+
+/*
+ * A compaction killed between its link and its rename left the journal
+ * with a second name: that name is not history (the journal went on
+ * growing under it), and goes.
+ */
+static void
+unlink_other_names(struct journal *j, const struct stat *sb)
+{
+	char		*dir = parent_of(j->path), *copy, *base;
+	DIR		*d;
+	struct dirent	*e;
+	struct stat	 o;
+	size_t		 n;
+
+	if ((copy = strdup(j->path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	base = basename(copy);
+	n = strlen(base);
+	if ((d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL)
+			if (strncmp(e->d_name, base, n) == 0 &&
+			    strncmp(e->d_name + n, ".history.", 9) == 0 &&
+			    fstatat(dirfd(d), e->d_name, &o,
+			    AT_SYMLINK_NOFOLLOW) == 0 &&
+			    o.st_ino == sb->st_ino && o.st_dev == sb->st_dev)
+				(void)unlinkat(dirfd(d), e->d_name, 0);
+		(void)closedir(d);
+	}
+	free(copy);
+	free(dir);
+}
+
+/*
+ * The journal as it was stays beside the new one, a segment of history
+ * named by its last seq: nothing compaction drops is lost, and each
+ * segment is a journal jq and arc-apply --salvage read as they are.
+ */
+static bool
+archive(struct journal *j, uint64_t last)
+{
+	struct stat	 a, b;
+	char		*name;
+	bool		 ok = true;
+
+	if (asprintf(&name, "%s.history.%012llu", j->path,
+	    (unsigned long long)last) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	if (fstat(j->fd, &b) == 0 && b.st_nlink > 1)
+		unlink_other_names(j, &b);
+	if (link(j->path, name) == -1 && !(errno == EEXIST &&
+	    stat(name, &a) == 0 && fstat(j->fd, &b) == 0 &&
+	    a.st_ino == b.st_ino && a.st_dev == b.st_dev)) {
+		warn("%s", name);
+		ok = false;
+	}
+	free(name);
+	return ok && sync_parent(j->path);
+}
+
+/* Under LOCK_EX and caught up: the live state into a new file, renamed. */
+static bool
+compact_locked(struct journal *j, const char *now)
+{
 	char		*tmp;
 	int		 fd;
 	bool		 ok = false;
+	uint64_t	 last = state_seq(j->st);
 
-	if (!journal_lock(j, true))
-		return false;
-	state_compact(j->st, &j->arena, now, window, &out);
-	if (asprintf(&tmp, "%s.compact.%ld", j->path, (long)getpid()) == -1)
-		err(EXIT_SYSTEM, "asprintf");
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) ==
-	    -1) {
-		warn("%s", tmp);
+	now = state_clock(j->st, now);
+	if ((fd = open_temporary(j->path, "compact", &tmp)) == -1)
 		goto done;
-	}
-	if (fchmod(fd, 0600) == -1 || !write_all(fd, out.p, out.len) ||
-	    fsync(fd) == -1) {
-		warn("%s", tmp);
-		(void)close(fd);
-		(void)unlink(tmp);
-		goto done;
-	}
+	/* A file of no records since its header holds no history. */
+	if (!write_live(j, fd, tmp, now, j->retain, j->window) ||
+	    (last > j->first_seq && !archive(j, last)))
+		goto fail;
 	if (rename(tmp, j->path) == -1) {
 		warn("rename %s", tmp);
-		(void)close(fd);
-		(void)unlink(tmp);
-		goto done;
+		goto fail;
 	}
 	ok = sync_parent(j->path);
 	/*
@@ -418,10 +943,86 @@ journal_compact(struct journal *j, const char *now, int64_t window)
 	(void)close(j->fd);
 	j->fd = -1;
 	j->missing = true;
+	j->checked = false;
+	goto done;
+fail:
+	(void)close(fd);
+	(void)unlink(tmp);
 done:
+	free(tmp);
+	return ok;
+}
+
+bool
+journal_compact(struct journal *j, const char *now)
+{
+	bool ok;
+
+	if (!journal_lock(j, true))
+		return false;
+	if (j->missing)
+		return true;	/* upgraded, and so compacted, just now */
+	ok = compact_locked(j, now);
 	if (!ok)
 		journal_unlock(j);
-	free(tmp);
-	buf_free(&out);
+	return ok;
+}
+
+/*
+ * Compacts when the journal's dead bytes (records since replaced, and
+ * conditions retired) outweigh its live ones, past a floor, as Redis
+ * rewrites its AOF at a growth percentage.  Weighing retirement visits
+ * every condition, so it is done once a process, and again each time the
+ * file has doubled since; between those a cheap estimate that ignores
+ * retirement decides.
+ */
+bool
+journal_maintain(struct journal *j, const char *now)
+{
+	uint64_t size = j->offset, live;
+
+	if (!j->writable || j->missing || size < j->floor)
+		return true;
+	now = state_clock(j->st, now);
+	if (j->checked && size < 2 * j->checked_size &&
+	    size <= 2 * state_live_bytes(j->st, now, j->retain, j->window,
+	    false))
+		return true;
+	live = state_live_bytes(j->st, now, j->retain, j->window, true);
+	j->checked = true;
+	j->checked_size = size;
+	if (size <= 2 * live)
+		return true;
+	return journal_compact(j, now);
+}
+
+/*
+ * Reads a damaged journal as far as it can, skipping what fails its frame,
+ * and writes the state it holds to a new journal: every condition, every
+ * event remembered.  The damaged file is only read.
+ */
+bool
+journal_salvage(struct journal *j, const char *to)
+{
+	int	 fd;
+	bool	 ok;
+
+	j->salvage = true;
+	if (!journal_lock(j, false))
+		return false;
+	if (!make_parents(to) || !folder_ours(to))
+		return false;
+	fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	    0600);
+	if (fd == -1) {
+		warn("%s", to);
+		return false;
+	}
+	ok = write_live(j, fd, to, state_clock(j->st, arc_now()), FOREVER,
+	    FOREVER) && sync_parent(to);
+	(void)close(fd);
+	if (!ok)
+		(void)unlink(to);
+	journal_unlock(j);
 	return ok;
 }

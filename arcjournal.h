@@ -1,5 +1,18 @@
 /*
  * The journal file (arcjournal.c): where conditions become durable.
+ *
+ * Its life, from creation to archive:
+ *
+ *   created   a header line, synced, linked into place whole
+ *   appended  records, each with its seq, the seq known durable when it
+ *             was written, and a CRC-32C; synced before any result
+ *   read      under flock, each record's frame checked; bytes another
+ *             process wrote are synced before they are acted on
+ *   recovered an unfinished tail is cut; damage followed by records that
+ *             prove it durable is refused (arc-apply --salvage)
+ *   compacted when its dead bytes outweigh its live ones: what is live
+ *             goes to a new file renamed into place, the old file is kept
+ *             beside it as an archive segment
  */
 #ifndef ARCJOURNAL_H
 #define ARCJOURNAL_H
@@ -15,18 +28,37 @@ struct journal {
 	dev_t		 dev;
 	ino_t		 ino;
 	uint64_t	 offset;	/* bytes replayed into st */
+	uint64_t	 records;	/* replayed, the header not counted */
 	struct state	*st;
 	struct arena	 arena;
 	bool		 writable, exclusive;
 	bool		 missing;	/* a reader found no file yet */
+	int		 version;	/* of the header; 0: an empty file */
+	uint64_t	 first_seq;	/* the header's: records before this file */
+	bool		 salvage;	/* skip damaged records, do not refuse */
+	bool		 warned_tail;
+	bool		 swept;		/* stale temporary files removed */
+	/* Automatic compaction: when, and what it keeps. */
+	bool		 checked;	/* retirement weighed once */
+	uint64_t	 checked_size;
+	uint64_t	 floor;		/* no compaction below these bytes */
+	int64_t		 retain, window;
 };
 
 char	*journal_default_path(const char *);
-bool	 journal_open(struct journal *, const char *, bool writable);
+bool	 journal_open(struct journal *, const char *path, bool writable);
 void	 journal_close(struct journal *);
 bool	 journal_lock(struct journal *, bool exclusive);
 void	 journal_unlock(struct journal *);
 bool	 journal_append(struct journal *, const struct buf *);
-bool	 journal_compact(struct journal *, const char *now, int64_t window);
+bool	 journal_compact(struct journal *, const char *now);
+/* After a writer's results are out: compacts if the journal has earned it. */
+bool	 journal_maintain(struct journal *, const char *now);
+/* Writes the readable records of a damaged journal to a new one. */
+bool	 journal_salvage(struct journal *, const char *to);
+
+#define RETAIN_DEFAULT	(7 * 86400)	/* settled conditions stay a week */
+#define WINDOW_DEFAULT	(7 * 86400)	/* event ids are remembered a week */
+#define FLOOR_DEFAULT	(1024 * 1024)	/* smaller journals are left alone */
 
 #endif /* ARCJOURNAL_H */

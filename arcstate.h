@@ -56,6 +56,7 @@ struct condition {
 	enum priority	 priority;
 	enum qstatus	 qstatus;	/* as recorded; see condition_qstatus */
 	char		*expires_at;	/* of a pending question only */
+	int64_t		 changed;	/* its latest updated_at, in seconds */
 };
 
 struct state;
@@ -68,8 +69,12 @@ size_t		 state_count(const struct state *);
 void		 state_set_file(struct state *, int);
 void		 state_for_readers(struct state *);
 void		 state_expect_bytes(struct state *, uint64_t);
-void		 state_add_summary(struct state *, struct sv key, enum priority,
-		    enum qstatus, struct sv expires, struct sv notification_id);
+/* The sequence: the last record's seq, and whether each must be one more. */
+void		 state_set_seq(struct state *, uint64_t, bool check);
+uint64_t	 state_seq(const struct state *);
+void		 state_all_durable(struct state *);
+/* The time of a change: now, or the latest time recorded if later. */
+const char	*state_clock(struct state *, const char *now);
 /* Replays one journal record found at a file offset; false if damaged. */
 bool		 state_load_record(struct state *, struct arena *,
 		    const char *, size_t, uint64_t);
@@ -108,9 +113,33 @@ enum dismissal { DISMISS_OK, DISMISS_NOT_FOUND, DISMISS_NOT_ACTIVE,
 enum dismissal	 state_dismiss(struct state *, struct arena *, const char *key,
 		    const char *now, const char *source, struct buf *records);
 
-/* Writes the records that the current state and the window need. */
-void		 state_compact(struct state *, struct arena *, const char *now,
-		    int64_t window_seconds, struct buf *out);
+/* A condition as another host published it, in a mirror (arcmirror.c). */
+bool		 state_mirror(struct state *, struct arena *, const struct jval *,
+		    const char *now, struct buf *records, const char **why);
+
+/*
+ * What a compaction keeps: every condition but those retired (settled,
+ * with nothing pending, and unchanged for retain seconds), and the events
+ * seen within the window.  Records are sealed into *out, which is handed
+ * to flush whenever it passes a megabyte and once at the end; false from
+ * flush stops it.
+ */
+struct compaction {
+	const char	*now;
+	int64_t		 retain, window;
+	bool		(*flush)(struct buf *, void *);
+	void		*arg;
+};
+bool		 state_compact(struct state *, struct arena *,
+		    const struct compaction *, struct buf *out);
+/* Bytes a compaction would keep (estimated); all == false skips retirement. */
+uint64_t	 state_live_bytes(struct state *, const char *now, int64_t retain,
+		    int64_t window, bool all);
+bool		 condition_retired(const struct condition *, const char *now,
+		    int64_t retain);
+
+/* A record's frame (arcjournal.c): its checksum, and the newline. */
+void		 record_seal(struct buf *, size_t start);
 
 struct condition *state_lookup(struct state *, const char *key);
 void		 state_foreach(struct state *,
@@ -147,6 +176,5 @@ sv_is(struct sv v, const char *s)
 }
 const char	*sv_cstr_of(struct arena *, struct sv);
 
-#define JOURNAL_HEADER "{\"arc_journal\":1}"
 
 #endif /* ARCSTATE_H */

@@ -140,17 +140,24 @@ static struct arc_instant now_base;
 static bool		 now_fixed;
 static struct timespec	 started;
 
-static void
+/* The instants RFC 3339 can write: years 0000 to 9999, in UTC. */
+#define FIRST_SECOND	INT64_C(-62167219200)	/* 0000-01-01T00:00:00Z */
+#define LAST_SECOND	INT64_C(253402300799)	/* 9999-12-31T23:59:59Z */
+
+/* Writes an instant as RFC 3339 UTC; false when no year 0000-9999 has it. */
+static bool
 format_utc(char *out, size_t n, int64_t sec, long nsec)
 {
 	time_t		 t = (time_t)sec;
 	struct tm	 tm;
 
-	if (gmtime_r(&t, &tm) == NULL)
-		errx(EXIT_SYSTEM, "gmtime_r");
+	if (sec < FIRST_SECOND || sec > LAST_SECOND || nsec < 0 ||
+	    nsec > 999999999 || gmtime_r(&t, &tm) == NULL)
+		return false;
 	snprintf(out, n, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
 	    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 	    tm.tm_min, tm.tm_sec, nsec / 1000000);
+	return true;
 }
 
 /* Reads ARC_NOW once; false when it is set but not an RFC 3339 time. */
@@ -182,7 +189,8 @@ arc_now(void)
 		return now_text;
 	if (clock_gettime(CLOCK_REALTIME, &ts) == -1)
 		err(EXIT_SYSTEM, "clock_gettime");
-	format_utc(now_text, sizeof(now_text), ts.tv_sec, ts.tv_nsec);
+	if (!format_utc(now_text, sizeof(now_text), ts.tv_sec, ts.tv_nsec))
+		errx(EXIT_SYSTEM, "the system clock is outside years 0000-9999");
 	return now_text;
 }
 
@@ -209,9 +217,14 @@ arc_now_advancing(void)
 		for (i = 0; i < 3; i++)
 			frac_ms = frac_ms * 10 + (i < now_base.fraction_len ?
 			    now_base.fraction[i] - '0' : 0);
+		/* Past year 9999 the clock stays at its last instant. */
+		if (now_base.seconds >= LAST_SECOND - ms / 1000)
+			return now_text;
 		ms += now_base.seconds * 1000 + frac_ms;
-		format_utc(moving, sizeof(moving), ms / 1000,
-		    (long)(ms % 1000) * 1000000);
+		if (!format_utc(moving, sizeof(moving), ms >= 0 ? ms / 1000 :
+		    -((-ms + 999) / 1000), (long)(((ms % 1000) + 1000) % 1000) *
+		    1000000))
+			return now_text;
 		return moving;
 	}
 }
@@ -223,9 +236,9 @@ rfc3339_after(const char *from, int64_t seconds, char *out, size_t n)
 	struct arc_instant t;
 
 	if (!rfc3339_parse(from, strlen(from), &t) ||
-	    seconds > INT64_MAX - t.seconds)
+	    seconds > LAST_SECOND - t.seconds ||
+	    !format_utc(out, n, t.seconds + seconds, 0))
 		return false;
-	format_utc(out, n, t.seconds + seconds, 0);
 	/* whole seconds: drop the ".000" */
 	if (strlen(out) > 5)
 		strlcpy(out + strlen(out) - 5, "Z", 2);

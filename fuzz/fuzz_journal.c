@@ -36,6 +36,14 @@ read_back(const struct condition *c, void *arg)
 	(void)condition_qstatus(c, "2026-08-26T01:16:00Z");
 }
 
+static bool
+discard(struct buf *b, void *arg)
+{
+	(void)arg;
+	b->len = 0;
+	return true;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -54,7 +62,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (journal_open(&j, path, true) && journal_lock(&j, true)) {
 		w.st = j.st;
 		state_foreach(j.st, read_back, &w);
-		state_compact(j.st, &w.a, "2026-08-26T01:16:00Z", 86400, &out);
+		struct compaction cp = { "2026-08-26T01:16:00Z", 86400, 86400,
+		    discard, NULL };
+		state_compact(j.st, &w.a, &cp, &out);
 		journal_unlock(&j);
 	}
 	arena_free(&w.a);

@@ -105,3 +105,10 @@ apply() {
 field() {
 	jq -r "$1" <<<"${2:-$output}"
 }
+
+# Damages the journal's first record so that a later one proves it was
+# acknowledged: every command must refuse the journal (exit 3).  Needs at
+# least two records.
+damage_journal() {
+	sed -i '2s/"at":"/"at":"X/' "${1:-$ARC_JOURNAL}"
+}

@@ -1,0 +1,764 @@
+/*
+ * ARC 0.2's rules, to be read beside spec/arc-0.2-seed.txt: what each of
+ * the four event types does to the condition under its key (created and
+ * updated replace what a person sees, a question's answer specification
+ * carrying over; resolved withdraws its question), the answer rules in the
+ * spec's order (first valid answer wins, not open, digest, nonce, the
+ * answer's shape), idempotent retries, lazy expiry, and a person's
+ * dismissal.  The conditions themselves, and the records that carry each
+ * change to the journal, are arcstate.c's.
+ */
+#include <err.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+#include "arcstate.h"
+#include "arcrules.h"
+
+struct event {
+	enum event_type		 type;
+	const struct jval	*root, *sender, *context, *request, *spec;
+	const struct jval	*response;
+	struct sv		 event_id, key;
+	bool			 keyless;
+	char			 ident[ARC_HEX_DIGEST], hash[ARC_HEX_DIGEST];
+};
+
+static const struct kind_default {
+	const char *kind, *type, *priority, *title;
+} kind_defaults[] = {
+	{ "information", "info", "normal", "Update from %s" },
+	{ "question", "input_required", "high", "%s needs input" },
+	{ "permission", "permission_required", "high", "%s needs permission" },
+	{ "blocked", "blocked", "high", "%s is blocked" },
+	{ "failure", "error", "high", "%s reported a failure" },
+	{ "completion", "completed", "normal", "%s completed work" },
+};
+
+static const struct kind_default *
+kind_default(struct sv kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kind_defaults) / sizeof(kind_defaults[0]); i++)
+		if (sv_eq(kind, kind_defaults[i].kind))
+			return &kind_defaults[i];
+	return &kind_defaults[0];	/* unreachable for a valid event */
+}
+
+static void
+event_read(struct arena *a, const struct jval *root, struct event *ev)
+{
+	struct buf	 b = { 0 };
+	struct sv	 sender_id;
+	const struct jval *key;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->root = root;
+	ev->type = arc_event_type(root);
+	ev->sender = json_get(root, "sender");
+	ev->context = json_get(root, "context");
+	ev->request = json_get(root, "request");
+	ev->spec = json_get(ev->request, "response");
+	ev->response = json_get(root, "response");
+	ev->event_id = sv_json(json_get(root, "event_id"));
+	sender_id = sv_json(json_get(ev->sender, "id"));
+
+	buf_put(&b, sender_id.p, sender_id.n);
+	buf_putc(&b, '\n');
+	buf_put(&b, ev->event_id.p, ev->event_id.n);
+	sha256_hex(b.p, b.len, ev->ident);
+	b.len = 0;
+	canonical_value(&b, root);
+	sha256_hex(b.p, b.len, ev->hash);
+	buf_free(&b);
+
+	key = json_get(ev->request, "key");
+	if (key != NULL && !json_blank(key)) {
+		ev->key = sv_json(key);
+	} else {
+		/* Keyless: the identity is derived from sender and event. */
+		char *k = arena_alloc(a, 4 + ARC_HEX_DIGEST);
+		memcpy(k, "arc:", 4);
+		memcpy(k + 4, ev->ident, ARC_HEX_DIGEST);
+		ev->key = sv_str(k);
+		ev->keyless = true;
+	}
+}
+
+/* NAME of the kind table's default titles. */
+static struct sv
+sender_display_name(const struct event *ev)
+{
+	const struct jval *name = json_get(ev->sender, "name");
+
+	return name != NULL ? sv_json(name) : sv_json(json_get(ev->sender, "id"));
+}
+
+static struct sv
+effective_title(struct arena *a, const struct event *ev)
+{
+	const struct jval	*title = json_get(ev->request, "title");
+	struct buf		 b = { 0 };
+	struct sv		 out, name;
+	const char		*fmt, *pct;
+
+	if (title != NULL)
+		return sv_json(title);
+	fmt = kind_default(sv_json(json_get(ev->request, "kind")))->title;
+	name = sender_display_name(ev);
+	pct = strstr(fmt, "%s");
+	buf_put(&b, fmt, (size_t)(pct - fmt));
+	buf_put(&b, name.p, name.n);
+	buf_puts(&b, pct + 2);
+	out = sv_buf(a, &b);
+	buf_free(&b);
+	return out;
+}
+
+static struct sv
+context_str(const struct event *ev, const char *name)
+{
+	return sv_json(json_get(ev->context, name));
+}
+
+/* The last part of a working directory, for the project column. */
+static struct sv
+cwd_project(const struct event *ev)
+{
+	struct sv cwd = context_str(ev, "cwd"), out = { NULL, 0 };
+	size_t end, start;
+
+	if (cwd.p == NULL)
+		return out;
+	for (end = cwd.n; end > 0 && cwd.p[end - 1] == '/'; end--)
+		;
+	for (start = end; start > 0 && cwd.p[start - 1] != '/'; start--)
+		;
+	if (end > start) {
+		out.p = cwd.p + start;
+		out.n = end - start;
+	}
+	return out;
+}
+
+/* Sets the visible state that created and updated events replace. */
+static void
+set_visible(struct arena *a, struct rec *n, const struct event *ev,
+    const char *now)
+{
+	struct sv		 kind = sv_json(json_get(ev->request, "kind"));
+	const struct kind_default *d = kind_default(kind);
+	const struct jval	*ext = json_get(json_get(ev->root, "extensions"),
+	    "x-agentnotify");
+	const struct jval	*prio = json_get(ev->request, "priority");
+	const struct jval	*type = json_get(ext, "notification_type");
+
+	n->f[N_KIND] = kind;
+	n->f[N_TYPE] = type != NULL ? sv_json(type) : sv_str(d->type);
+	n->f[N_PRIORITY] = prio != NULL ? sv_json(prio) : sv_str(d->priority);
+	n->f[N_TITLE] = effective_title(a, ev);
+	n->f[N_MESSAGE] = sv_json(json_get(ev->request, "message"));
+	n->f[N_UPDATED_AT] = sv_str(now);
+	n->f[N_EVENT_ID] = ev->event_id;
+}
+
+static struct sv
+mint(struct arena *a, const char *prefix)
+{
+	char *id = arena_alloc(a, 40);
+
+	mint_id(prefix, id, 40);
+	return sv_str(id);
+}
+
+static void
+new_notification(struct arena *a, struct rec *n, const struct event *ev,
+    const char *now)
+{
+	struct sv instance = sv_json(json_get(ev->sender, "instance_id"));
+	struct sv project = context_str(ev, "project");
+
+	memset(n, 0, sizeof(*n));
+	n->f[N_ID] = mint(a, "ntf_");
+	n->f[N_KEY] = ev->key;
+	n->f[N_STATUS] = sv_str("active");
+	set_visible(a, n, ev, now);
+	n->f[N_AGENT] = sv_json(json_get(ev->sender, "id"));
+	n->f[N_AGENT_NAME] = sv_json(json_get(ev->sender, "name"));
+	n->f[N_AGENT_INSTANCE] = instance.p ? instance :
+	    context_str(ev, "session_id");
+	n->f[N_PROJECT] = project.p ? project : cwd_project(ev);
+	n->f[N_SESSION_ID] = context_str(ev, "session_id");
+	n->f[N_CORRELATION_ID] = context_str(ev, "correlation_id");
+	n->f[N_CREATED_AT] = sv_str(now);
+}
+
+/* The answer specification of a question, as a person sees it. */
+struct spec {
+	struct sv	 kind, choices, text_max_length, expires_at;
+};
+
+static void
+spec_from_event(struct arena *a, const struct jval *s, struct spec *sp)
+{
+	const struct jval	*choices = json_get(s, "choices");
+	const struct jval	*max = json_get(s, "text_max_length");
+	struct buf		 b = { 0 };
+	size_t			 i;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->kind = sv_json(json_get(s, "kind"));
+	sp->expires_at = sv_json(json_get(s, "expires_at"));
+	if (sv_eq(sp->kind, "text")) {
+		sp->text_max_length = max ? (struct sv){ max->s, max->len } :
+		    sv_str("500");
+		return;
+	}
+	/* Choices in offered order, members in canonical (sorted) order. */
+	buf_putc(&b, '[');
+	for (i = 0; choices != NULL && i < choices->n; i++) {
+		const struct jval *c = choices->items[i];
+		const struct jval *detail = json_get(c, "detail");
+		const struct jval *id = json_get(c, "id");
+		const struct jval *label = json_get(c, "label");
+		if (i)
+			buf_putc(&b, ',');
+		buf_putc(&b, '{');
+		if (detail != NULL) {
+			buf_puts(&b, "\"detail\":");
+			buf_json_str(&b, detail->s, detail->len);
+			buf_putc(&b, ',');
+		}
+		buf_puts(&b, "\"id\":");
+		buf_json_str(&b, id->s, id->len);
+		buf_puts(&b, ",\"label\":");
+		buf_json_str(&b, label->s, label->len);
+		buf_putc(&b, '}');
+	}
+	buf_putc(&b, ']');
+	sp->choices = sv_buf(a, &b);
+	buf_free(&b);
+}
+
+static void
+spec_from_question(const struct rec *q, struct spec *sp)
+{
+	sp->kind = q->f[I_KIND];
+	sp->choices = q->f[I_CHOICES];
+	sp->text_max_length = q->f[I_TEXT_MAX_LENGTH];
+	sp->expires_at = q->f[I_EXPIRES_AT];
+}
+
+/* SHA-256 of the RFC 8785 form of the question as displayed. */
+static struct sv
+question_digest(struct arena *a, struct sv key, struct sv kind,
+    struct sv title, struct sv message, const struct spec *sp)
+{
+	struct buf	 b = { 0 };
+	char		*hex = arena_alloc(a, ARC_HEX_DIGEST);
+
+	buf_puts(&b, "{\"key\":");
+	buf_json_str(&b, key.p, key.n);
+	buf_puts(&b, ",\"kind\":");
+	buf_json_str(&b, kind.p, kind.n);
+	buf_puts(&b, ",\"message\":");
+	buf_json_str(&b, message.p, message.n);
+	buf_puts(&b, ",\"response\":{");
+	if (sv_eq(sp->kind, "text")) {
+		buf_puts(&b, "\"expires_at\":");
+		buf_json_str(&b, sp->expires_at.p, sp->expires_at.n);
+		buf_puts(&b, ",\"kind\":\"text\",\"text_max_length\":");
+		buf_put(&b, sp->text_max_length.p, sp->text_max_length.n);
+	} else {
+		buf_puts(&b, "\"choices\":");
+		buf_put(&b, sp->choices.p, sp->choices.n);
+		buf_puts(&b, ",\"expires_at\":");
+		buf_json_str(&b, sp->expires_at.p, sp->expires_at.n);
+		buf_puts(&b, ",\"kind\":");
+		buf_json_str(&b, sp->kind.p, sp->kind.n);
+	}
+	buf_puts(&b, "},\"title\":");
+	buf_json_str(&b, title.p, title.n);
+	buf_putc(&b, '}');
+	sha256_hex(b.p, b.len, hex);
+	buf_free(&b);
+	return sv_str(hex);
+}
+
+static bool
+due(struct sv expires_at, const char *now)
+{
+	struct arc_instant e, t;
+
+	return rfc3339_parse(expires_at.p, expires_at.n, &e) &&
+	    rfc3339_parse(now, strlen(now), &t) && instant_cmp(&e, &t) <= 0;
+}
+
+static void
+open_question(struct arena *a, struct rec *q, const struct rec *n,
+    const struct event *ev, const struct rec *old, const struct spec *sp,
+    struct sv digest, const char *now)
+{
+	char		*nonce = arena_alloc(a, 32);
+	static const int carried[] = { I_SESSION_ID, I_TURN_ID,
+	    I_NATIVE_REQUEST_ID };
+	static const char *const names[] = { "session_id", "turn_id",
+	    "native_request_id" };
+	size_t		 i;
+
+	memset(q, 0, sizeof(*q));
+	mint_nonce(nonce);
+	q->f[I_ID] = mint(a, "int_");
+	q->f[I_KEY] = n->f[N_KEY];
+	q->f[I_NOTIFICATION_ID] = n->f[N_ID];
+	q->f[I_KIND] = sp->kind;
+	q->f[I_TITLE] = n->f[N_TITLE];
+	q->f[I_PROMPT] = n->f[N_MESSAGE];
+	if (!sv_eq(sp->kind, "text"))
+		q->f[I_CHOICES] = sp->choices;
+	else
+		q->f[I_TEXT_MAX_LENGTH] = sp->text_max_length;
+	q->f[I_EXPIRES_AT] = sp->expires_at;
+	q->f[I_STATUS] = sv_str(due(sp->expires_at, now) ? "expired" :
+	    "pending");
+	q->f[I_DIGEST] = digest;
+	q->f[I_NONCE] = sv_str(nonce);
+	/* Correlation from this event, else from the question it replaces. */
+	for (i = 0; i < 3; i++) {
+		q->f[carried[i]] = context_str(ev, names[i]);
+		if (q->f[carried[i]].p == NULL && old != NULL)
+			q->f[carried[i]] = old->f[carried[i]];
+	}
+	q->f[I_CREATED_AT] = sv_str(now);
+	q->f[I_UPDATED_AT] = sv_str(now);
+}
+
+static void
+change_question(struct change *ch, const struct rec *q)
+{
+	ch->q = *q;
+	ch->has_q = true;
+}
+
+/* Turns a due pending question into an expired one; true when it did. */
+static bool
+settle_expiry(struct rec *q, const char *now)
+{
+	if (!sv_eq(q->f[I_STATUS], "pending") || !due(q->f[I_EXPIRES_AT], now))
+		return false;
+	q->f[I_STATUS] = sv_str("expired");
+	q->f[I_UPDATED_AT] = sv_str(now);
+	return true;
+}
+
+static void
+reject(struct applied *res, struct buf *body, struct sv key,
+    enum arc_code code, const char *path, const char *state,
+    const char *message)
+{
+	res->code = code;
+	res->path = path;
+	res->status = arc_code_status(code);
+	res->state = state;
+	strlcpy(res->message, message, sizeof(res->message));
+	buf_puts(body, "\"key\":");
+	buf_json_str(body, key.p, key.n);
+	buf_puts(body, ",\"error\":{\"code\":");
+	buf_json_cstr(body, arc_code_name(code));
+	buf_puts(body, ",\"message\":");
+	buf_json_cstr(body, message);
+	buf_puts(body, ",\"path\":");
+	buf_json_cstr(body, path);
+	if (state != NULL) {
+		buf_puts(body, ",\"state\":");
+		buf_json_cstr(body, state);
+	}
+	buf_putc(body, '}');
+}
+
+/* created on an active condition, or updated: replace what is shown. */
+static void
+update_condition(struct arena *a, const struct event *ev, struct rec *n,
+    struct rec *q, bool has_q, const char *now, struct change *ch)
+{
+	struct spec	 sp;
+	struct sv	 digest;
+	bool		 pending, has_spec = true;
+	struct rec	 nq;
+
+	set_visible(a, n, ev, now);
+	ch->n = *n;
+	ch->has_n = true;
+	if (has_q && settle_expiry(q, now))
+		change_question(ch, q);
+	pending = has_q && sv_eq(q->f[I_STATUS], "pending");
+	if (ev->spec != NULL)
+		spec_from_event(a, ev->spec, &sp);
+	else if (pending)
+		spec_from_question(q, &sp);	/* carries over, pending only */
+	else
+		has_spec = false;
+	if (!has_spec)
+		return;
+	digest = question_digest(a, n->f[N_KEY], n->f[N_KIND], n->f[N_TITLE],
+	    n->f[N_MESSAGE], &sp);
+	if (pending && sv_same(digest, q->f[I_DIGEST]))
+		return;	/* nothing a person sees changed */
+	if (pending)
+		ch->superseded = q->f[I_ID];
+	open_question(a, &nq, n, ev, has_q ? q : NULL, &sp, digest, now);
+	change_question(ch, &nq);
+}
+
+static void
+create_condition(struct arena *a, const struct event *ev, const char *now,
+    struct change *ch)
+{
+	struct spec	 sp;
+	struct rec	 q;
+
+	new_notification(a, &ch->n, ev, now);
+	ch->has_n = true;
+	if (ev->spec == NULL)
+		return;
+	spec_from_event(a, ev->spec, &sp);
+	open_question(a, &q, &ch->n, ev, NULL, &sp, question_digest(a,
+	    ch->n.f[N_KEY], ch->n.f[N_KIND], ch->n.f[N_TITLE],
+	    ch->n.f[N_MESSAGE], &sp), now);
+	change_question(ch, &q);
+}
+
+static void
+resolve_condition(const struct event *ev, struct rec *n, struct rec *q,
+    bool has_q, const char *now, struct change *ch)
+{
+	const struct jval *outcome = json_get(ev->request, "outcome");
+
+	n->f[N_STATUS] = sv_str("resolved");
+	n->f[N_OUTCOME] = sv_json(outcome);
+	n->f[N_RESOLVED_AT] = sv_str(now);
+	n->f[N_UPDATED_AT] = sv_str(now);
+	n->f[N_EVENT_ID] = ev->event_id;
+	ch->n = *n;
+	ch->has_n = true;
+	if (!has_q)
+		return;
+	if (settle_expiry(q, now)) {
+		change_question(ch, q);
+		return;
+	}
+	if (!sv_eq(q->f[I_STATUS], "pending"))
+		return;
+	/* Resolving withdraws the question still open under the key. */
+	q->f[I_STATUS] = sv_str(json_is(outcome, "expired") ? "expired" :
+	    json_is(outcome, "superseded") ? "superseded" : "cancelled");
+	q->f[I_UPDATED_AT] = sv_str(now);
+	change_question(ch, q);
+}
+
+/* The answer of a stored response, or of an event's response. */
+static bool
+same_answer(struct arena *a, struct sv stored, const struct jval *r)
+{
+	struct jparse_error	 e;
+	const struct jval	*s;
+	const char		*names[] = { "response_id", "choice_id", "text" };
+	size_t			 i;
+
+	if ((s = json_parse(a, stored.p, stored.n, &e)) == NULL)
+		return false;
+	for (i = 0; i < 3; i++) {
+		const struct jval *x = json_get(s, names[i]);
+		const struct jval *y = json_get(r, names[i]);
+		if (x != NULL && x->type == J_NULL)
+			x = NULL;
+		if ((x == NULL) != (y == NULL))
+			return false;
+		if (x != NULL && !sv_same(sv_json(x), sv_json(y)))
+			return false;
+	}
+	return true;
+}
+
+static const char *
+answer_shape_problem(struct arena *a, const struct rec *q,
+    const struct jval *r)
+{
+	const struct jval	*choice = json_get(r, "choice_id");
+	const struct jval	*text = json_get(r, "text");
+	struct jparse_error	 e;
+	const struct jval	*choices;
+	size_t			 i;
+
+	if (sv_eq(q->f[I_KIND], "text")) {
+		if (text == NULL)
+			return "a text question needs a text answer";
+		if (text->codepoints > strtoull(sv_cstr(a,
+		    q->f[I_TEXT_MAX_LENGTH]), NULL, 10))
+			return "the text is longer than the question allows";
+		return NULL;
+	}
+	if (choice == NULL)
+		return "a choice question needs a choice_id";
+	choices = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
+	for (i = 0; choices != NULL && i < choices->n; i++)
+		if (sv_same(sv_json(json_get(choices->items[i], "id")),
+		    sv_json(choice)))
+			return NULL;
+	return "choice_id is not one of the offered choices";
+}
+
+/* The six answer rules of ARC 0.2, in their order. */
+static void
+answer(struct arena *a, const struct event *ev, struct condition *c,
+    struct rec *n, struct rec *q, bool has_q, const char *now,
+    struct change *ch, struct buf *body, struct applied *res)
+{
+	const struct jval	*r = ev->response;
+	struct sv		 nonce = sv_json(json_get(r, "nonce"));
+	struct sv		 digest = sv_json(json_get(r, "digest"));
+	const char		*problem;
+	struct buf		 b = { 0 };
+	const struct jval	*v;
+
+	if (c == NULL || !has_q) {
+		reject(res, body, ev->key, ARC_NOT_FOUND, "/request/key", NULL,
+		    "no question under this key");
+		return;
+	}
+	(void)settle_expiry(q, now);	/* judged, not written, if rejected */
+	if (sv_eq(q->f[I_STATUS], "answered")) {
+		if (same_answer(a, q->f[I_RESPONSE], r)) {
+			res->replayed = true;
+			return;
+		}
+		reject(res, body, ev->key, ARC_CONFLICT,
+		    "/response/response_id", NULL,
+		    "the question is already answered");
+		return;
+	}
+	if (!sv_eq(q->f[I_STATUS], "pending")) {
+		reject(res, body, ev->key, ARC_NOT_OPEN, "/request/key",
+		    sv_cstr(a, q->f[I_STATUS]), "the question is not open");
+		return;
+	}
+	if (!sv_same(digest, q->f[I_DIGEST])) {
+		reject(res, body, ev->key, ARC_DIGEST_MISMATCH,
+		    "/response/digest", NULL,
+		    "the answer is for a question that has since changed");
+		return;
+	}
+	if (nonce.p == NULL || !secret_equal(nonce.p, nonce.n,
+	    q->f[I_NONCE].p, q->f[I_NONCE].n)) {
+		reject(res, body, ev->key, ARC_NONCE_MISMATCH,
+		    "/response/nonce", NULL,
+		    "the answer does not carry the question's nonce");
+		return;
+	}
+	if ((problem = answer_shape_problem(a, q, r)) != NULL) {
+		reject(res, body, ev->key, ARC_INVALID_ANSWER,
+		    json_get(r, "text") ? "/response/text" :
+		    "/response/choice_id", NULL, problem);
+		return;
+	}
+
+	buf_puts(&b, "{\"response_id\":");
+	v = json_get(r, "response_id");
+	buf_json_str(&b, v->s, v->len);
+	if ((v = json_get(r, "choice_id")) != NULL) {
+		buf_puts(&b, ",\"choice_id\":");
+		buf_json_str(&b, v->s, v->len);
+	} else {
+		v = json_get(r, "text");
+		buf_puts(&b, ",\"text\":");
+		buf_json_str(&b, v->s, v->len);
+	}
+	buf_puts(&b, ",\"source\":");
+	v = json_get(r, "source");
+	v ? buf_json_str(&b, v->s, v->len) : buf_puts(&b, "null");
+	buf_puts(&b, ",\"device_id\":");
+	v = json_get(r, "device_id");
+	v ? buf_json_str(&b, v->s, v->len) : buf_puts(&b, "null");
+	buf_puts(&b, ",\"accepted_at\":");
+	buf_json_cstr(&b, now);
+	buf_putc(&b, '}');
+	q->f[I_RESPONSE] = sv_buf(a, &b);
+	buf_free(&b);
+	q->f[I_STATUS] = sv_str("answered");
+	q->f[I_ANSWERED_AT] = sv_str(now);
+	q->f[I_UPDATED_AT] = sv_str(now);
+	change_question(ch, q);
+	/* An answered condition no longer waits for attention. */
+	n->f[N_STATUS] = sv_str("resolved");
+	n->f[N_OUTCOME] = sv_str("answered");
+	n->f[N_RESOLVED_AT] = sv_str(now);
+	n->f[N_UPDATED_AT] = sv_str(now);
+	n->f[N_EVENT_ID] = ev->event_id;
+	ch->n = *n;
+	ch->has_n = true;
+}
+
+void
+state_apply(struct state *st, struct arena *a, const struct jval *root,
+    const char *now, struct buf *records, struct buf *body,
+    struct applied *res)
+{
+	struct event		 ev;
+	struct condition	*c;
+	struct rec		 n, q;
+	struct change		 ch;
+	enum seen_as		 seen;
+	bool			 has_n = false, has_q = false;
+	uint8_t			 ident[16], content[16];
+
+	memset(res, 0, sizeof(*res));
+	memset(&ch, 0, sizeof(ch));
+	now = state_clock(st, now);
+	event_read(a, root, &ev);
+	hex_bytes(ev.ident, ident, 16);
+	hex_bytes(ev.hash, content, 16);
+	c = state_find(st, ev.key);
+
+	/* The same sender and event_id: a retry, or a reused id. */
+	if ((seen = state_seen(st, ident, content)) != SEEN_NONE) {
+		if (seen == SEEN_OTHER) {
+			reject(res, body, ev.key, ARC_CONFLICT, "/event_id",
+			    NULL, "event_id was already used for a different "
+			    "event");
+			return;
+		}
+		res->status = 200;
+		res->replayed = true;
+		state_body(st, body, a, ev.key, &ch);
+		return;
+	}
+	/* A keyless creation replays for ever, past the idempotency window. */
+	if (ev.keyless && c != NULL) {
+		res->status = 200;
+		res->replayed = true;
+		state_body(st, body, a, ev.key, &ch);
+		return;
+	}
+	if (c != NULL) {
+		const char *qt = condition_text(st, a, c, true);
+		has_n = rec_parse(a, condition_text(st, a, c, false), false, &n);
+		has_q = qt != NULL && rec_parse(a, qt, true, &q);
+		if (!has_n)
+			errx(EXIT_SYSTEM, "internal error: unreadable record");
+	}
+	res->status = 200;
+	switch (ev.type) {
+	case EV_CREATED:
+		if (has_n && sv_eq(n.f[N_STATUS], "active")) {
+			update_condition(a, &ev, &n, &q, has_q, now, &ch);
+		} else {
+			create_condition(a, &ev, now, &ch);
+			res->status = 201;
+		}
+		break;
+	case EV_UPDATED:
+		if (!has_n || !sv_eq(n.f[N_STATUS], "active")) {
+			reject(res, body, ev.key, ARC_NOT_FOUND, "/request/key",
+			    NULL, "no active condition under this key");
+			return;
+		}
+		update_condition(a, &ev, &n, &q, has_q, now, &ch);
+		break;
+	case EV_RESOLVED:
+		if (!has_n) {
+			reject(res, body, ev.key, ARC_NOT_FOUND, "/request/key",
+			    NULL, "no condition under this key");
+			return;
+		}
+		if (sv_eq(n.f[N_STATUS], "active"))
+			resolve_condition(&ev, &n, &q, has_q, now, &ch);
+		break;	/* already resolved: idempotent */
+	case EV_SUBMITTED:
+		answer(a, &ev, c, &n, &q, has_q, now, &ch, body, res);
+		if (res->code != ARC_OK)
+			return;
+		break;
+	default:
+		errx(EXIT_SYSTEM, "internal error: unvalidated event");
+	}
+	/* Accepted: remembered, recorded, and made the current state. */
+	ch.ident = ev.ident;
+	ch.hash = ev.hash;
+	ch.sender = sv_json(json_get(ev.sender, "id"));
+	ch.event_id = ev.event_id;
+	ch.type = sv_json(json_get(ev.root, "event_type"));
+	state_record(st, now, &ch, records);
+	state_remember(st, ident, content, now);
+	res->changed = true;
+	state_body(st, body, a, ev.key, &ch);
+}
+
+bool
+state_expire(struct state *st, struct arena *a, const char *key,
+    const char *now, struct buf *records)
+{
+	struct condition	*c = state_lookup(st, key);
+	struct change		 ch;
+	struct rec		 q;
+
+	now = state_clock(st, now);
+	if (c == NULL || c->interaction.len == 0 ||
+	    condition_qstatus(c, now) != Q_EXPIRED || c->qstatus != Q_PENDING)
+		return false;
+	if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
+		errx(EXIT_SYSTEM, "internal error: unreadable record");
+	memset(&ch, 0, sizeof(ch));
+	if (!settle_expiry(&q, now))
+		return false;
+	change_question(&ch, &q);
+	state_record(st, now, &ch, records);
+	return true;
+}
+
+/*
+ * A person dismisses a condition nobody will resolve: a notice, or one
+ * whose question is no longer pending.  A consumer-made resolution, like
+ * an expiry: the record carries no event, and "dismissed" says who.
+ */
+enum dismissal
+state_dismiss(struct state *st, struct arena *a, const char *key,
+    const char *now, const char *source, struct buf *records)
+{
+	struct condition	*c = state_lookup(st, key);
+	struct change		 ch;
+	struct rec		 n, q;
+
+	now = state_clock(st, now);
+	if (c == NULL || c->notification.len == 0)
+		return DISMISS_NOT_FOUND;
+	if (!c->active)
+		return DISMISS_NOT_ACTIVE;
+	if (condition_qstatus(c, now) == Q_PENDING)
+		return DISMISS_PENDING;
+	if (!rec_parse(a, condition_text(st, a, c, false), false, &n))
+		errx(EXIT_SYSTEM, "internal error: unreadable record");
+	memset(&ch, 0, sizeof(ch));
+	n.f[N_STATUS] = sv_str("resolved");
+	n.f[N_OUTCOME] = sv_str("not_needed");
+	if (c->interaction.len > 0) {
+		if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
+			errx(EXIT_SYSTEM, "internal error: unreadable record");
+		if (settle_expiry(&q, now))
+			change_question(&ch, &q);
+		if (sv_eq(q.f[I_STATUS], "expired"))
+			n.f[N_OUTCOME] = sv_str("expired");
+		else if (sv_eq(q.f[I_STATUS], "answered"))
+			n.f[N_OUTCOME] = sv_str("answered");
+	}
+	n.f[N_RESOLVED_AT] = sv_str(now);
+	n.f[N_UPDATED_AT] = sv_str(now);
+	ch.n = n;
+	ch.has_n = true;
+	ch.dismissed = source != NULL ? source : "cli";
+	state_record(st, now, &ch, records);
+	return DISMISS_OK;
+}
+

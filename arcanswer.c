@@ -1,126 +1,581 @@
 /*
  * arc-answer: a person or a script answers an open question.
+ *
+ * A script gives the key and the answer and reads arc-apply's result line.
+ * A person on a terminal may give less: without an answer the question is
+ * shown and asked, without a key a picker of the waiting questions comes
+ * first (arcpick.c).  On a terminal the outcome is one line of words; the
+ * result line, which carries the nonce and the digest, only with --json.
+ * --dismiss clears what nobody will resolve, and --via hands the answer to
+ * a command (a bridge to a remote agent host) instead of this journal.
  */
+#include <sys/wait.h>
+
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "arc.h"
 #include "arccmd.h"
+#include "arcpick.h"
 #include "arcshell.h"
+
+#define EXIT_INTERRUPTED	130	/* Ctrl-C, as a shell reports it */
+
+struct opts {
+	const char	*journal, *source, *device, *response_id, *text;
+	const char	*via, *dismiss;
+	bool		 emit, json, notices;
+	bool		 human;	/* words on a terminal, not JSON */
+};
+
+/* Where an answer goes: this journal (arc-apply's rules), or elsewhere. */
+struct target {
+	bool		 local;
+	struct applier	 ap;	/* local */
+	struct journal	 j;	/* --emit, --via: read only */
+	struct journal	*jr;
+};
 
 static void
 answer_usage(FILE *f)
 {
-	fprintf(f, "usage: arc-answer [-j journal] [--response-id id] "
-	    "[--source name] [--device-id id]\n"
-	    "                  [--emit] key [choice_id | --text text]\n");
+	fprintf(f, "usage: arc-answer [-j journal] [--json] [--response-id id] "
+	    "[--source name]\n"
+	    "                  [--device-id id] [--emit | --via command]\n"
+	    "                  [key [choice | --text text]]\n"
+	    "       arc-answer [-j journal] [--source name] "
+	    "--dismiss key | --dismiss-notices\n");
 }
 
-static size_t
-codepoints(const char *s)
+/* ---- the event ---- */
+
+static void
+build_event(struct buf *ev, const char *key, const struct question *qn,
+    const struct opts *o, const char *answer, bool is_text)
 {
-	size_t n = 0;
+	const char	*sender = getenv("ARC_SENDER");
+	char		 event_id[40], rid[40];
 
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	return n;
-}
-
-static char *
-read_answer_line(void)
-{
-	char	*line = NULL;
-	size_t	 cap = 0;
-	ssize_t	 n;
-
-	if ((n = getline(&line, &cap, stdin)) == -1) {
-		free(line);
-		return NULL;
+	mint_id("evt_", event_id, sizeof(event_id));
+	mint_id("resp_", rid, sizeof(rid));
+	buf_puts(ev, "{\"arc_version\":\"0.2\",\"event_id\":");
+	buf_json_cstr(ev, event_id);
+	buf_puts(ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
+	buf_json_cstr(ev, arc_now());
+	buf_puts(ev, ",\"sender\":{\"id\":");
+	buf_json_cstr(ev, sender != NULL && *sender ? sender : "arc-answer");
+	buf_puts(ev, "},\"request\":{\"key\":");
+	buf_json_cstr(ev, key);
+	buf_puts(ev, "},\"response\":{\"response_id\":");
+	buf_json_cstr(ev, o->response_id != NULL ? o->response_id : rid);
+	/* With no question there is nothing to echo; the answer is 404. */
+	buf_puts(ev, ",\"digest\":");
+	if (qn->found)
+		buf_json_str(ev, qn->q.f[I_DIGEST].p, qn->q.f[I_DIGEST].n);
+	else
+		buf_puts(ev, "\"0000000000000000000000000000000000000000"
+		    "000000000000000000000000\"");
+	if (qn->found && qn->q.f[I_NONCE].p != NULL) {
+		buf_puts(ev, ",\"nonce\":");
+		buf_json_str(ev, qn->q.f[I_NONCE].p, qn->q.f[I_NONCE].n);
 	}
-	if (n > 0 && line[n - 1] == '\n')
-		line[n - 1] = '\0';
-	return line;
+	buf_puts(ev, is_text ? ",\"text\":" : ",\"choice_id\":");
+	buf_json_cstr(ev, answer);
+	buf_puts(ev, ",\"source\":");
+	buf_json_cstr(ev, o->source);
+	if (o->device != NULL) {
+		buf_puts(ev, ",\"device_id\":");
+		buf_json_cstr(ev, o->device);
+	}
+	buf_puts(ev, "}}");
+}
+
+/* ---- words for a person ---- */
+
+static void
+say(const struct buf *b)
+{
+	write_stdout(b);
+	flush_stdout();
+}
+
+/* An answer as a person reads it: the choice's label, or the text. */
+static void
+answer_words(struct buf *b, const struct jval *choices, const char *answer,
+    bool is_text)
+{
+	const struct jval	*id, *label;
+	size_t			 i;
+
+	if (is_text) {
+		buf_putc(b, '"');
+		term_fit(b, answer, strlen(answer), 60);
+		buf_putc(b, '"');
+		return;
+	}
+	for (i = 0; choices != NULL && i < choices->n; i++)
+		if ((id = json_get(choices->items[i], "id")) != NULL &&
+		    json_is(id, answer) && (label = json_get(choices->items[i],
+		    "label")) != NULL) {
+			term_safe(b, label->s, label->len);
+			return;
+		}
+	term_safe(b, answer, strlen(answer));
+}
+
+/* The valid choices, on the terminal (labels never go to stderr). */
+static void
+list_choices(const struct jval *choices)
+{
+	const struct jval	*id, *label;
+	struct buf		 b = { 0 }, w = { 0 };
+	size_t			 i, width = 0, at;
+
+	for (i = 0; i < choices->n; i++) {
+		w.len = 0;
+		if ((id = json_get(choices->items[i], "id")) != NULL)
+			term_safe(&w, id->s, id->len);
+		if (w.len > 0 && term_width(w.p, w.len) > width)
+			width = term_width(w.p, w.len);
+	}
+	buf_puts(&b, "The choices are (by number or id):\n");
+	for (i = 0; i < choices->n; i++) {
+		id = json_get(choices->items[i], "id");
+		label = json_get(choices->items[i], "label");
+		buf_printf(&b, "  %zu) ", i + 1);
+		at = b.len;
+		if (id != NULL)
+			term_safe(&b, id->s, id->len);
+		if (label != NULL) {
+			buf_printf(&b, "%*s", (int)(width + 2 -
+			    term_width(b.p + at, b.len - at)), "");
+			term_safe(&b, label->s, label->len);
+		}
+		buf_putc(&b, '\n');
+	}
+	buf_free(&w);
+	say(&b);
+	buf_free(&b);
 }
 
 /*
- * Shows the question on the terminal and reads the answer: a choice by its
- * number or id, or a text within its bound.  Returns the choice id (or the
- * text) to free, or NULL when the person gave none.
+ * A result line in words: "deploy: Allow (accepted)" on standard output,
+ * or why not on standard error (with the choices on the terminal when the
+ * choice was not one of them).
  */
-static char *
-ask_on_terminal(struct arena *a, const struct question *qn, bool *is_text)
+static void
+say_result(struct journal *j, const char *key, const struct question *qn,
+    const char *answer, bool is_text, const struct buf *result)
 {
+	struct arena		 a = { 0 };
 	struct jparse_error	 e;
-	const struct jval	*choices = NULL;
-	const char		*kind = sv_cstr_of(a, qn->q.f[I_KIND]);
-	char			 left[32], *line;
-	size_t			 i, max = 0;
+	const struct jval	*r, *error = NULL, *code, *msg, *choices;
+	struct buf		 b = { 0 };
 
-	*is_text = strcmp(kind, "text") == 0;
-	if (!*is_text && strcmp(kind, "permission") != 0 &&
-	    strcmp(kind, "single_choice") != 0) {
-		warnx("cannot show a question of this kind; not answering");
-		return NULL;
+	choices = qn->found ? question_choices(&a, &qn->q) : NULL;
+	term_safe(&b, key, strlen(key));
+	buf_puts(&b, ": ");
+	r = json_parse(&a, result->p, result->len > 0 ? result->len - 1 : 0,
+	    &e);
+	if (r != NULL && (error = json_get(r, "error")) == NULL) {
+		answer_words(&b, choices, answer, is_text);
+		buf_puts(&b, json_get(r, "replayed") != NULL ?
+		    " (accepted earlier)\n" : " (accepted)\n");
+		say(&b);
+		goto done;
 	}
-	printf("%s\n%s\n", sv_cstr_of(a, qn->q.f[I_TITLE]),
-	    sv_cstr_of(a, qn->q.f[I_PROMPT]));
-	if (*is_text) {
-		max = strtoul(sv_cstr_of(a, qn->q.f[I_TEXT_MAX_LENGTH]), NULL,
-		    10);
+	code = r != NULL ? json_get(error, "code") : NULL;
+	msg = r != NULL ? json_get(error, "message") : NULL;
+	buf_puts(&b, "not answered: ");
+	if (code != NULL && (json_is(code, "not_open") ||
+	    (json_is(code, "conflict") && qn->found &&
+	    sv_is(qn->q.f[I_STATUS], "answered")))) {
+		if (json_is(code, "conflict"))
+			buf_puts(&b, "already ");
+		question_words(&b, &qn->q, question_status(&qn->q, arc_now()),
+		    arc_now());
+	} else if (code != NULL && json_is(code, "not_found")) {
+		no_question_words(&b, j, key);
+	} else if (msg != NULL) {
+		buf_put(&b, msg->s, msg->len);	/* quotes no value */
 	} else {
-		choices = json_parse(a, qn->q.f[I_CHOICES].p,
-		    qn->q.f[I_CHOICES].n, &e);
-		for (i = 0; choices != NULL && i < choices->n; i++) {
-			const struct jval *d = json_get(choices->items[i],
-			    "detail");
-			printf("  %zu) %s%s%s\n", i + 1, sv_cstr_of(a,
-			    (struct sv){ json_get(choices->items[i], "label")->s,
-			    json_get(choices->items[i], "label")->len }),
-			    d ? " - " : "", d ? sv_cstr_of(a,
-			    (struct sv){ d->s, d->len }) : "");
-		}
+		buf_puts(&b, "rejected");
 	}
-	time_left(left, sizeof(left), sv_cstr_of(a, qn->q.f[I_EXPIRES_AT]),
-	    arc_now());
-	for (;;) {
-		if (*is_text)
-			printf("Answer (%zu characters at most; %s left): ", max,
-			    left);
-		else
-			printf("Answer [1-%zu] (%s left): ", choices ?
-			    choices->n : 0, left);
-		fflush(stdout);
-		if ((line = read_answer_line()) == NULL)
-			return NULL;
-		if (*is_text) {
-			if (codepoints(line) <= max)
-				return line;
-			printf("That is %zu characters; %zu at most.\n",
-			    codepoints(line), max);
-		} else {
-			char *end;
-			unsigned long k = strtoul(line, &end, 10);
-			for (i = 0; choices && i < choices->n; i++) {
-				const struct jval *id = json_get(
-				    choices->items[i], "id");
-				if ((*end == '\0' && *line != '\0' &&
-				    k == i + 1) || (strlen(line) == id->len &&
-				    memcmp(line, id->s, id->len) == 0)) {
-					free(line);
-					return strndup(id->s, id->len);
-				}
-			}
-			printf("Choose one of 1-%zu.\n", choices ? choices->n :
-			    0);
-		}
-		free(line);
+	if (code != NULL && json_is(code, "invalid_answer") && qn->found &&
+	    is_text == (choices != NULL))
+		buf_puts(&b, choices != NULL ? " (a choice question: give a "
+		    "choice, not --text)" : " (a text question: answer with "
+		    "--text)");
+	warnx("%s", b.p);
+	if (code != NULL && json_is(code, "invalid_answer") &&
+	    choices != NULL && !is_text)
+		list_choices(choices);
+done:
+	buf_free(&b);
+	arena_free(&a);
+}
+
+/* ---- sending the answer ---- */
+
+/* Writes the event to sh -c command's standard input; its exit status. */
+static int
+send_via(const char *command, const struct buf *ev)
+{
+	struct sigaction	 ign, old;
+	pid_t			 pid;
+	int			 fd[2], st;
+	size_t			 off = 0;
+	ssize_t			 w;
+
+	flush_stdout();
+	if (pipe2(fd, O_CLOEXEC) == -1)
+		err(EXIT_SYSTEM, "pipe");
+	if ((pid = fork()) == -1)
+		err(EXIT_SYSTEM, "fork");
+	if (pid == 0) {
+		if (dup2(fd[0], STDIN_FILENO) == -1)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
 	}
+	(void)close(fd[0]);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &ign, &old);
+	while (off < ev->len) {
+		if ((w = write(fd[1], ev->p + off, ev->len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;	/* it stopped reading: its status tells */
+		}
+		off += (size_t)w;
+	}
+	(void)close(fd[1]);
+	(void)sigaction(SIGPIPE, &old, NULL);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			err(EXIT_SYSTEM, "waitpid");
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/*
+ * Sends one answer to the question qn, found under the lock that is still
+ * held: applies it here (the lock is released with the commit), prints
+ * it (--emit), or hands it to --via.
+ */
+static int
+send_answer(struct target *t, const struct opts *o, const char *key,
+    const struct question *qn, const char *answer, bool is_text)
+{
+	struct buf	 ev = { 0 }, result = { 0 }, tmp, b = { 0 };
+	struct arena	 a = { 0 };
+	int		 status;
+
+	build_event(&ev, key, qn, o, answer, is_text);
+	buf_putc(&ev, '\n');
+	if (!t->local) {
+		journal_unlock(t->jr);
+		if (o->emit) {
+			say(&ev);
+			status = 0;
+		} else if (!qn->found) {
+			term_safe(&b, key, strlen(key));
+			buf_puts(&b, ": ");
+			no_question_words(&b, t->jr, key);
+			warnx("%s here; nothing was sent", b.p);
+			status = EXIT_REJECTED;
+		} else if ((status = send_via(o->via, &ev)) != 0) {
+			warnx("%s: the --via command exited with %d", safe(&b,
+			    key), status);
+		} else if (o->human) {
+			term_safe(&b, key, strlen(key));
+			buf_puts(&b, ": ");
+			answer_words(&b, question_choices(&a, &qn->q), answer,
+			    is_text);
+			buf_puts(&b, " (sent)\n");
+			say(&b);
+		}
+		goto done;
+	}
+	t->ap.quiet = o->human;
+	apply_one(&t->ap, "answer", 1, ev.p, ev.len - 1, false);
+	if (o->human) {	/* the result line stays off the screen */
+		tmp = t->ap.out;
+		t->ap.out = result;
+		result = tmp;
+	}
+	if (!applier_commit(&t->ap))
+		errx(EXIT_SYSTEM, "the answer was not applied");
+	status = t->ap.status;
+	if (o->human)
+		say_result(t->jr, key, qn, answer, is_text, &result);
+done:
+	buf_free(&ev);
+	buf_free(&result);
+	buf_free(&b);
+	arena_free(&a);
+	return status;
+}
+
+/* The answer is on the command line: a choice (by id or number) or --text. */
+static int
+answer_given(struct target *t, const struct opts *o, const char *key,
+    const char *choice)
+{
+	struct question		 qn;
+	struct arena		 a = { 0 };
+	const struct jval	*id;
+	char			*picked = NULL;
+	int			 status;
+
+	if (!journal_lock(t->jr, t->local))
+		return EXIT_SYSTEM;
+	find_question(t->jr, &a, key, &qn);
+	if (choice != NULL && qn.found && (id = choice_match(
+	    question_choices(&a, &qn.q), choice)) != NULL) {
+		if ((picked = strndup(id->s, id->len)) == NULL)
+			err(EXIT_SYSTEM, "strndup");
+		choice = picked;
+	}
+	status = send_answer(t, o, key, &qn, o->text != NULL ? o->text : choice,
+	    o->text != NULL);
+	free(picked);
+	arena_free(&a);
+	return status;
+}
+
+/*
+ * A person is asked; the answer is sent only if the question under the
+ * lock is still the one they saw.  If it changed, they see it again.
+ */
+static int
+answer_asked(struct target *t, const struct opts *o, const char *given)
+{
+	struct person	*p;
+	struct answer	 ans = { 0 };
+	struct question	 qn;
+	struct arena	 a = { 0 };
+	enum asked	 r;
+	char		*key = NULL;
+	bool		 changed = false;
+	int		 status;
+
+	memset(&qn, 0, sizeof(qn));
+	if ((p = person_start(t->jr)) == NULL)
+		return EXIT_SYSTEM;
+	if (given == NULL)
+		r = person_pick(p, &key);
+	else if ((key = strdup(given)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	else
+		r = ASKED_ANSWER;
+	while (r == ASKED_ANSWER) {
+		answer_free(&ans);
+		if ((r = person_ask(p, key, changed, &ans)) != ASKED_ANSWER)
+			break;
+		if (!journal_lock(t->jr, t->local)) {
+			r = ASKED_FAILED;
+			break;
+		}
+		arena_reset(&a);
+		find_question(t->jr, &a, key, &qn);
+		if (qn.found && sv_is(qn.q.f[I_DIGEST], ans.digest) &&
+		    question_open(&qn.q, arc_now_advancing()))
+			break;		/* still the question they saw */
+		journal_unlock(t->jr);
+		changed = true;
+	}
+	person_end(p);
+	switch (r) {
+	case ASKED_ANSWER:
+		status = send_answer(t, o, key, &qn, ans.answer, ans.is_text);
+		break;
+	case ASKED_CLOSED:
+		warnx("%s", ans.why.p);
+		status = EXIT_REJECTED;
+		break;
+	case ASKED_LEFT:
+		status = EXIT_REJECTED;
+		break;
+	case ASKED_INTERRUPTED:
+		status = EXIT_INTERRUPTED;
+		break;
+	default:
+		status = EXIT_SYSTEM;
+		break;
+	}
+	answer_free(&ans);
+	arena_free(&a);
+	free(key);
+	return status;
+}
+
+/* ---- dismissing ---- */
+
+struct notices {
+	const char	*now;
+	char		**keys;
+	size_t		 n, cap;
+};
+
+static void
+collect_notice(const struct condition *c, void *arg)
+{
+	struct notices *ns = arg;
+
+	if (!c->active || condition_qstatus(c, ns->now) == Q_PENDING)
+		return;
+	if (ns->n == ns->cap) {
+		ns->cap = ns->cap ? ns->cap * 2 : 16;
+		if ((ns->keys = reallocarray(ns->keys, ns->cap,
+		    sizeof(*ns->keys))) == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	if ((ns->keys[ns->n++] = strdup(c->key)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Dismisses one key into records; its line of words into out. */
+static bool
+dismiss_one(struct journal *j, struct arena *a, const char *key,
+    const char *now, const char *source, struct buf *records,
+    struct buf *out)
+{
+	struct condition	*c = j->st ? state_lookup(j->st, key) : NULL;
+	struct rec		 n, q;
+	struct buf		 w = { 0 }, k = { 0 };
+	const char		*nt, *qt = NULL;
+	bool			 has_q = false, ok = false;
+
+	if (c != NULL && (nt = condition_text(j->st, a, c, false)) != NULL &&
+	    rec_parse(a, nt, false, &n)) {
+		has_q = c->interaction.len > 0 && (qt = condition_text(j->st, a,
+		    c, true)) != NULL && rec_parse(a, qt, true, &q);
+		condition_words(&w, &n, has_q ? &q : NULL, has_q ?
+		    question_status(&q, now) : Q_NONE, now);
+	}
+	switch (state_dismiss(j->st, a, key, now, source, records)) {
+	case DISMISS_OK:
+		term_safe(out, key, strlen(key));
+		buf_puts(out, ": dismissed (");
+		buf_put(out, w.p, w.len);
+		buf_puts(out, ")\n");
+		ok = true;
+		break;
+	case DISMISS_NOT_FOUND:
+		warnx("%s: nothing under this key to dismiss", safe(&k, key));
+		break;
+	case DISMISS_NOT_ACTIVE:
+		warnx("%s: %s; nothing to dismiss", safe(&k, key), w.p);
+		break;
+	case DISMISS_PENDING:
+		warnx("%s: %s; answer it, or let it expire, before dismissing "
+		    "it", safe(&k, key), w.p);
+		break;
+	}
+	buf_free(&w);
+	buf_free(&k);
+	return ok;
+}
+
+static int
+dismiss(const struct opts *o)
+{
+	struct journal	 j;
+	struct notices	 ns = { 0 };
+	struct arena	 a = { 0 };
+	struct buf	 records = { 0 }, out = { 0 };
+	char		*path = journal_default_path(o->journal);
+	size_t		 i;
+	int		 status = 0;
+
+	if (!journal_open(&j, path, true) || !journal_lock(&j, true)) {
+		free(path);
+		return EXIT_SYSTEM;
+	}
+	free(path);
+	ns.now = arc_now();
+	if (o->dismiss != NULL) {
+		if (!dismiss_one(&j, &a, o->dismiss, ns.now, o->source,
+		    &records, &out))
+			status = EXIT_REJECTED;
+	} else {
+		if (j.st != NULL)
+			state_foreach(j.st, collect_notice, &ns);
+		if (ns.n > 1)
+			qsort(ns.keys, ns.n, sizeof(*ns.keys), by_key);
+		for (i = 0; i < ns.n; i++) {
+			arena_reset(&a);
+			if (!dismiss_one(&j, &a, ns.keys[i], ns.now, o->source,
+			    &records, &out))
+				status = EXIT_REJECTED;
+		}
+		if (ns.n == 0)
+			buf_puts(&out, "nothing to dismiss\n");
+	}
+	if (!journal_append(&j, &records)) {
+		out.len = 0;
+		status = EXIT_SYSTEM;
+	}
+	journal_unlock(&j);
+	say(&out);
+	for (i = 0; i < ns.n; i++)
+		free(ns.keys[i]);
+	free(ns.keys);
+	buf_free(&records);
+	buf_free(&out);
+	arena_free(&a);
+	journal_close(&j);
+	return status;
+}
+
+/* ---- the command ---- */
+
+static int
+check_usage(const struct opts *o, int argc, bool *asked)
+{
+	if (o->dismiss != NULL || o->notices) {
+		if (o->dismiss != NULL && o->notices)
+			return usage_error(answer_usage, "--dismiss and "
+			    "--dismiss-notices: give one");
+		if (argc > 0 || o->text || o->emit || o->via || o->json ||
+		    o->response_id || o->device)
+			return usage_error(answer_usage, "dismissing takes no "
+			    "answer, and only -j and --source");
+		return 0;
+	}
+	if (argc > 2)
+		return usage_error(answer_usage, "too many arguments");
+	if (argc == 2 && o->text != NULL)
+		return usage_error(answer_usage, "a choice and --text: give "
+		    "one answer");
+	if (argc == 0 && o->text != NULL)
+		return usage_error(answer_usage, "--text: which key?");
+	if (o->emit && o->via != NULL)
+		return usage_error(answer_usage, "--emit and --via: give one");
+	*asked = argc < 2 && o->text == NULL;
+	if (*asked && o->emit)
+		return usage_error(answer_usage, "--emit needs the answer on "
+		    "the command line");
+	if (*asked && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+		return usage_error(answer_usage, argc == 0 ? "no key (the "
+		    "picker needs a terminal)" : "no answer: give a choice or "
+		    "--text (or run me on a terminal to be asked)");
+	return 0;
 }
 
 int
@@ -133,31 +588,32 @@ answer_main(int argc, char **argv)
 		{ "device-id", required_argument, NULL, 'd' },
 		{ "text", required_argument, NULL, 'T' },
 		{ "emit", no_argument, NULL, 'e' },
+		{ "via", required_argument, NULL, 'v' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "dismiss", required_argument, NULL, 'D' },
+		{ "dismiss-notices", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct journal	 j;
-	struct question	 qn;
-	struct arena	 arena = { 0 };
-	struct applier	 ap;
-	struct buf	 ev = { 0 };
-	const char	*journal = NULL, *source = "cli", *device = NULL;
-	const char	*response_id = NULL, *text = NULL, *choice = NULL, *key;
-	const char	*sender = getenv("ARC_SENDER");
-	char		 event_id[40], minted_rid[40], *asked = NULL, *path;
-	bool		 emit = false, asked_text = false, interactive;
-	struct journal	*jr = NULL;
+	struct opts	 o = { .source = "cli" };
+	struct target	 t;
+	bool		 asked = false;
 	int		 ch, status;
+	char		*path;
 
 	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'j': journal = optarg; break;
-		case 'r': response_id = optarg; break;
-		case 's': source = optarg; break;
-		case 'd': device = optarg; break;
-		case 'T': text = optarg; break;
-		case 'e': emit = true; break;
+		case 'j': o.journal = optarg; break;
+		case 'r': o.response_id = optarg; break;
+		case 's': o.source = optarg; break;
+		case 'd': o.device = optarg; break;
+		case 'T': o.text = optarg; break;
+		case 'e': o.emit = true; break;
+		case 'v': o.via = optarg; break;
+		case 'J': o.json = true; break;
+		case 'D': o.dismiss = optarg; break;
+		case 'N': o.notices = true; break;
 		case 'h':
 			answer_usage(stdout);
 			return 0;
@@ -171,121 +627,37 @@ answer_main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1 || argc > 2 || (argc == 2 && text != NULL)) {
-		answer_usage(stderr);
-		return EXIT_USAGE;
-	}
-	key = argv[0];
-	choice = argc == 2 ? argv[1] : NULL;
+	if ((status = check_usage(&o, argc, &asked)) != 0)
+		return status;
+	if (o.dismiss != NULL || o.notices)
+		return dismiss(&o);
+	o.human = !o.json && !o.emit && isatty(STDOUT_FILENO);
 
-	/* The question's digest and nonce, from the journal. */
-	interactive = choice == NULL && text == NULL;
-	if (interactive &&
-	    (emit || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		warnx("give a choice_id or --text (or run me on a terminal to "
-		    "be asked)");
-		answer_usage(stderr);
-		return EXIT_USAGE;
-	}
-	/*
-	 * One journal, read once.  --emit only reads it; an answer given
-	 * here finds its question and is applied under one exclusive lock;
-	 * a person is asked with no lock held, and the answer then carries
-	 * the digest of the question they saw.
-	 */
-	path = journal_default_path(journal);
-	if (emit) {
-		jr = &j;
-		if (!journal_open(jr, path, false) || !journal_lock(jr, false)) {
-			status = EXIT_SYSTEM;
-			goto done;
+	memset(&t, 0, sizeof(t));
+	t.local = !o.emit && o.via == NULL;
+	if (t.local) {
+		t.jr = &t.ap.j;
+		if (!applier_open(&t.ap, o.journal)) {
+			applier_close(&t.ap);
+			return EXIT_SYSTEM;
 		}
-		journal_unlock(jr);
 	} else {
-		jr = &ap.j;
-		if (!applier_open(&ap, path) ||
-		    !journal_lock(jr, !interactive)) {
-			status = EXIT_SYSTEM;
-			goto done;
+		t.jr = &t.j;
+		path = journal_default_path(o.journal);
+		if (!journal_open(&t.j, path, false)) {
+			free(path);
+			return EXIT_SYSTEM;
 		}
+		free(path);
 	}
-	find_question(jr, &arena, key, &qn);
-	if (interactive) {
-		journal_unlock(jr);
-		status = EXIT_REJECTED;
-		if (!qn.found || !sv_is(qn.q.f[I_STATUS], "pending")) {
-			warnx("no open question under this key");
-			goto done;
-		}
-		if ((asked = ask_on_terminal(&arena, &qn, &asked_text)) ==
-		    NULL)
-			goto done;
-		if (asked_text)
-			text = asked;
-		else
-			choice = asked;
-		if (!journal_lock(jr, true)) {
-			status = EXIT_SYSTEM;
-			goto done;
-		}
-	}
-
-	mint_id("evt_", event_id, sizeof(event_id));
-	if (response_id == NULL) {
-		mint_id("resp_", minted_rid, sizeof(minted_rid));
-		response_id = minted_rid;
-	}
-	buf_puts(&ev, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(&ev, event_id);
-	buf_puts(&ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
-	buf_json_cstr(&ev, arc_now());
-	buf_puts(&ev, ",\"sender\":{\"id\":");
-	buf_json_cstr(&ev, sender != NULL && *sender ? sender : "arc-answer");
-	buf_puts(&ev, "},\"request\":{\"key\":");
-	buf_json_cstr(&ev, key);
-	buf_puts(&ev, "},\"response\":{\"response_id\":");
-	buf_json_cstr(&ev, response_id);
-	/* With no question there is nothing to echo; the answer is 404. */
-	buf_puts(&ev, ",\"digest\":");
-	if (qn.found)
-		buf_json_str(&ev, qn.q.f[I_DIGEST].p, qn.q.f[I_DIGEST].n);
+	if (asked)
+		status = answer_asked(&t, &o, argc > 0 ? argv[0] : NULL);
 	else
-		buf_puts(&ev, "\"0000000000000000000000000000000000000000"
-		    "000000000000000000000000\"");
-	if (qn.found && qn.q.f[I_NONCE].p != NULL) {
-		buf_puts(&ev, ",\"nonce\":");
-		buf_json_str(&ev, qn.q.f[I_NONCE].p, qn.q.f[I_NONCE].n);
-	}
-	buf_puts(&ev, text != NULL ? ",\"text\":" : ",\"choice_id\":");
-	buf_json_cstr(&ev, text != NULL ? text : choice);
-	buf_puts(&ev, ",\"source\":");
-	buf_json_cstr(&ev, source);
-	if (device != NULL) {
-		buf_puts(&ev, ",\"device_id\":");
-		buf_json_cstr(&ev, device);
-	}
-	buf_puts(&ev, "}}");
-
-	if (emit) {
-		buf_putc(&ev, '\n');
-		write_stdout(&ev);
-		flush_stdout();
-		status = 0;
-	} else {
-		/* The same path and rules as arc-apply; first valid wins. */
-		apply_one(&ap, "answer", 1, ev.p, ev.len, false);
-		if (!applier_commit(&ap))
-			errx(EXIT_SYSTEM, "the answer was not applied");
-		status = ap.status;
-	}
-done:
-	if (jr == &j)
-		journal_close(&j);
-	else if (jr == &ap.j)
-		applier_close(&ap);
-	arena_free(&arena);
-	free(path);
-	free(asked);
-	buf_free(&ev);
+		status = answer_given(&t, &o, argv[0], argc == 2 ? argv[1] :
+		    NULL);
+	if (t.local)
+		applier_close(&t.ap);
+	else
+		journal_close(&t.j);
 	return status;
 }

@@ -31,10 +31,8 @@ arc_code_status(enum arc_code c)
 	case ARC_OK:			return 200;
 	case ARC_TOO_LARGE:		return 413;
 	case ARC_NOT_FOUND:		return 404;
-	case ARC_CONFLICT:
-	case ARC_NOT_OPEN:
-	case ARC_DIGEST_MISMATCH:	return 409;
-	default:			return 400;
+	case ARC_CONFLICT:		return 409;	/* only a conflict */
+	default:			return 400;	/* not_open, mismatches too */
 	}
 }
 

@@ -71,22 +71,191 @@ setup_question() {
 	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 7 ]
 }
 
-@test "asks on a terminal: shows title, prompt, choices with details, then applies" {
-	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
-	run bash -c 'printf "2\n" | script -qec "arc-answer deploy" /dev/null'
-	[ "$status" -eq 0 ]
-	[[ "$output" == *"Codex needs permission"* ]]
-	[[ "$output" == *"May I deploy?"* ]]
-	[[ "$output" == *"2) Deny - Stops here"* ]]
-	[[ "$output" == *'"choice_id":"deny"'* ]]
+# on_tty INPUT COMMAND: runs COMMAND with a terminal on both ends (script(1)),
+# INPUT typed into it; the terminal's output in $output.
+on_tty() {
+	run bash -c 'printf "$1" | script -qec "$2" /dev/null' _ "$1" "$2"
 }
 
-@test "asks on a terminal: a text answer over its bound is asked again" {
-	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(text_question name 3 | jq -c '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
-	run bash -c 'printf "abcd\nabc\n" | script -qec "arc-answer name" /dev/null'
+@test "asks on a terminal: shows title, prompt, choices with details, then applies and says so in words" {
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
+	on_tty '2\n' 'arc-answer deploy'
 	[ "$status" -eq 0 ]
+	[[ "$output" == *"Codex needs permission"* ]]
+	[[ "$output" == *"  | May I deploy?"* ]]
+	[[ "$output" == *"2) Deny - Stops here"* ]]
+	[[ "$output" == *"deploy: Deny (accepted)"* ]]
+	[[ "$output" != *'"digest"'* && "$output" != *'"nonce"'* ]]
+	[ "$(arc-wait -t 0 deploy | jq -r .response.choice_id)" = deny ]
+}
+
+@test "asks on a terminal: a text answer over its bound, or empty, is asked again" {
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(text_question name 3 | jq -c '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
+	on_tty '\nabcd\nabc\n' 'arc-answer name'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"An empty answer is not sent"* ]]
 	[[ "$output" == *"That is 4 characters; 3 at most."* ]]
-	[[ "$output" == *'"text":"abc"'* ]]
+	[[ "$output" == *'name: "abc" (accepted)'* ]]
+	[ "$(arc-wait -t 0 name | jq -r .response.text)" = abc ]
+}
+
+@test "--json on a terminal prints the result line; a pipe always gets it" {
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
+	on_tty '' 'arc-answer --json deploy allow'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"choice_id":"allow"'* ]]
+	[[ "$output" != *"(accepted)"* ]]
+	run --separate-stderr arc-answer deploy allow
+	[ "$(field '[.status, .replayed // false, .error.code] | join("|")')" = "409|false|conflict" ]
+}
+
+@test "a choice by its number; a choice id that is itself a number wins over the index" {
+	setup_question
+	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer deploy 2
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.response.choice_id)" = deny ]
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created swap '.request.response.choices = [{id:"2", label:"Two"}, {id:"1", label:"One"}]')" >/dev/null
+	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 1
+	[ "$(field .interaction.response.choice_id)" = 1 ]
+}
+
+@test "a number past the choices is not one of them: invalid_answer, and stderr names no choice" {
+	setup_question
+	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer deploy 3
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .error.code] | join("|")')" = "400|invalid_answer" ]
+	[[ "$stderr" != *Allow* && "$stderr" != *Deny* ]]
+	# on a terminal: the valid ones, listed on the terminal
+	on_tty '' 'ARC_NOW=2026-08-26T01:17:00Z arc-answer deploy maybe'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"deploy: not answered: choice_id is not one of the offered choices"* ]]
+	[[ "$output" == *"  1) allow  Allow"* ]]
+	[[ "$output" == *"  2) deny   Deny"* ]]
+}
+
+@test "a closed question is refused before asking, its state in words" {
+	setup_question
+	on_tty '' 'ARC_NOW=2026-08-26T02:04:30Z arc-answer deploy'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arc-answer: deploy: expired 4 minutes ago; nothing to answer"* ]]
+	[[ "$output" != *"Answer 1-2"* ]]
+	ARC_NOW=2026-08-26T01:20:00Z arc-apply <<<"$(resolved deploy)" >/dev/null
+	on_tty '' 'ARC_NOW=2026-08-26T01:22:00Z arc-answer deploy'
+	[[ "$output" == *"arc-answer: deploy: cancelled 2 minutes ago; nothing to answer"* ]]
+	ARC_NOW=2026-08-26T01:21:00Z arc-apply <<<"$(created other)" >/dev/null
+	ARC_NOW=2026-08-26T01:23:00Z arc-answer other allow >/dev/null
+	on_tty '' 'ARC_NOW=2026-08-26T01:26:00Z arc-answer other'
+	[[ "$output" == *"arc-answer: other: answered 3 minutes ago; nothing to answer"* ]]
+	on_tty '' 'arc-answer nowhere'
+	[[ "$output" == *"arc-answer: nowhere: no question under this key"* ]]
+}
+
+@test "on a terminal, a refused answer says why in words on stderr" {
+	setup_question
+	ARC_NOW=2026-08-26T01:17:00Z arc-answer deploy allow >/dev/null
+	on_tty '' 'ARC_NOW=2026-08-26T01:19:00Z arc-answer deploy deny 2>$BATS_TEST_TMPDIR/err'
+	[ "$status" -eq 1 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/err")" = "arc-answer: deploy: not answered: already answered 2 minutes ago" ]
+	[[ "$output" != *'"status"'* ]]
+	ARC_NOW=2026-08-26T01:17:00Z arc-apply <<<"$(created late)" >/dev/null
+	on_tty '' 'ARC_NOW=2026-08-26T02:10:00Z arc-answer late allow 2>$BATS_TEST_TMPDIR/err'
+	[ "$(cat "$BATS_TEST_TMPDIR/err")" = "arc-answer: late: not answered: expired 10 minutes ago" ]
+}
+
+@test "--dismiss: a notice is resolved by a person, and stops counting" {
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(information build)" >/dev/null
+	ARC_NOW=2026-08-26T01:20:00Z run arc-status --json
+	[ "$(field .active)" -eq 1 ]
+	ARC_NOW=2026-08-26T01:20:00Z run --separate-stderr arc-answer --dismiss build
+	[ "$status" -eq 0 ]
+	[ "$output" = "build: dismissed (a notice, updated 4 minutes ago)" ]
+	ARC_NOW=2026-08-26T01:21:00Z run arc-status --json
+	[ "$(field .active)" -eq 0 ]
+	ARC_NOW=2026-08-26T01:21:00Z run --separate-stderr arc-answer --dismiss build
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "arc-answer: build: resolved 1 minute ago"*"; nothing to dismiss" ]]
+	run --separate-stderr arc-answer --dismiss nowhere
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: nowhere: nothing under this key to dismiss" ]
+}
+
+@test "--dismiss refuses a pending question, naming its state" {
+	setup_question
+	ARC_NOW=2026-08-26T01:20:00Z run --separate-stderr arc-answer --dismiss deploy
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: deploy: waiting for an answer, 40 minutes left; answer it, or let it expire, before dismissing it" ]
+	ARC_NOW=2026-08-26T02:05:00Z run --separate-stderr arc-answer --dismiss deploy
+	[ "$status" -eq 0 ]
+	[ "$output" = "deploy: dismissed (expired 5 minutes ago)" ]
+}
+
+@test "--dismiss-notices: every active condition without a pending question, and nothing else" {
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(information build)" >/dev/null
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(information lint)" >/dev/null
+	setup_question
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created soon '.request.response.expires_at = "2026-08-26T01:18:00Z"')" >/dev/null
+	ARC_NOW=2026-08-26T01:20:00Z run --separate-stderr arc-answer --dismiss-notices
+	[ "$status" -eq 0 ]
+	[ "$(cut -d' ' -f1-2 <<<"$output" | tr '\n' '|')" = "build: dismissed|lint: dismissed|soon: dismissed|" ]
+	ARC_NOW=2026-08-26T01:20:00Z run arc-status --json
+	[ "$(field '[.active, .pending] | join("|")')" = "1|1" ]
+	ARC_NOW=2026-08-26T01:20:00Z run --separate-stderr arc-answer --dismiss-notices
+	[ "$status" -eq 0 ]
+	[ "$output" = "nothing to dismiss" ]
+}
+
+@test "--via: the event goes to the command's standard input, not to this journal; its exit status is ours" {
+	setup_question
+	local emitted; emitted=$(arc-answer --emit deploy allow)
+	run --separate-stderr arc-answer --via "cat >$BATS_TEST_TMPDIR/sent" deploy 2
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/sent")" -eq 1 ]
+	arc-validate "$BATS_TEST_TMPDIR/sent" >/dev/null
+	[ "$(jq -r '[.event_type, .request.key, .response.choice_id, .response.source] | join("|")' "$BATS_TEST_TMPDIR/sent")" = "response.submitted|deploy|deny|cli" ]
+	[ "$(jq -r .response.digest "$BATS_TEST_TMPDIR/sent")" = "$(field .response.digest "$emitted")" ]
+	ARC_NOW=2026-08-26T01:17:00Z run arc-status --json
+	[ "$(field .pending)" -eq 1 ]		# nothing applied here
+	run --separate-stderr arc-answer --via 'cat >/dev/null; exit 7' deploy allow
+	[ "$status" -eq 7 ]
+	[[ "$stderr" == *"deploy: the --via command exited with 7"* ]]
+	run --separate-stderr arc-answer --via "cat >$BATS_TEST_TMPDIR/none" nowhere allow
+	[ "$status" -eq 1 ]
+	[ ! -e "$BATS_TEST_TMPDIR/none" ]
+}
+
+@test "--via to arc-apply on a copy of the journal (a remote host's, mirrored): accepted there, the result line shown" {
+	setup_question
+	mkdir -p "$BATS_TEST_TMPDIR/remote"
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/remote/journal"
+	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer --via "arc-apply -j $BATS_TEST_TMPDIR/remote/journal" deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(field '[.status, .interaction.response.choice_id] | join("|")')" = "200|allow" ]
+	[ "$(arc-wait -t 0 -j "$BATS_TEST_TMPDIR/remote/journal" deploy | jq -r .status)" = answered ]
+	ARC_NOW=2026-08-26T01:17:00Z run arc-status --json
+	[ "$(field .pending)" -eq 1 ]
+}
+
+@test "usage errors say what was wrong before the usage; --help prints it on stdout" {
+	run --separate-stderr arc-answer a b c
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "arc-answer: too many arguments" ]
+	[[ "$stderr" == *$'\nusage: arc-answer'* ]]
+	run --separate-stderr arc-answer --emit --via cat deploy allow
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "arc-answer: --emit and --via: give one" ]
+	run --separate-stderr arc-answer --dismiss deploy extra
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "arc-answer: dismissing takes no answer, and only -j and --source" ]
+	run --separate-stderr arc-answer --text x
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "arc-answer: --text: which key?" ]
+	run --separate-stderr arc-answer </dev/null
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "arc-answer: no key (the picker needs a terminal)" ]
+	run --separate-stderr arc-answer --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: arc-answer"* ]]
+	[ -z "$stderr" ]
 }
 
 @test "without an answer and without a terminal: usage error, exit 2" {

@@ -1,0 +1,793 @@
+/*
+ * What a person sees in arc-answer: a picker of the waiting questions and
+ * the prompt of one question.  Both stay live while they are open: the
+ * time left counts down every second, and the journal is watched (inotify
+ * on its folder, and a look at every tick) so that a question answered
+ * elsewhere, expired or changed by its producer is shown as it is now,
+ * never answered as it was.  Producer text reaches the screen only
+ * through term_safe(); a message's lines are drawn behind a "|" gutter so
+ * that no message can pass itself off as our choices or our prompt.
+ */
+#include <sys/inotify.h>
+
+#include <err.h>
+#include <errno.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arcpick.h"
+#include "arcshell.h"
+
+struct person {
+	struct tty	 tty;
+	struct journal	*j;
+	int		 watch;	/* inotify on the journal's folder */
+	struct arena	 arena;	/* the question on the screen */
+	struct arena	 scratch;	/* the journal as it is now */
+	struct buf	 note;	/* a line above the prompt */
+	struct sigaction old[5];	/* as many as caught[] */
+};
+
+static volatile sig_atomic_t	 signalled, resized;
+static const int		 caught[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+				    SIGWINCH };
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGWINCH)
+		resized = 1;
+	else
+		signalled = sig;
+}
+
+/* ---- time ---- */
+
+/* A record's instant as a C string (instants are short). */
+static const char *
+instant(char out[64], struct sv v)
+{
+	if (v.p == NULL || v.n >= 64)
+		return NULL;
+	memcpy(out, v.p, v.n);
+	out[v.n] = '\0';
+	return out;
+}
+
+bool
+question_open(const struct rec *q, const char *now)
+{
+	char t[64];
+
+	return sv_is(q->f[I_STATUS], "pending") &&
+	    instant(t, q->f[I_EXPIRES_AT]) != NULL &&
+	    rfc3339_ms_between(now, t) > 0;
+}
+
+enum qstatus
+question_status(const struct rec *q, const char *now)
+{
+	enum qstatus st = qstatus_of(q->f[I_STATUS]);
+
+	return st == Q_PENDING && !question_open(q, now) ? Q_EXPIRED : st;
+}
+
+/* "43m 12s", "2h 05m", "3d 04h": a countdown that moves every second. */
+static void
+countdown(struct buf *b, int64_t ms)
+{
+	int64_t s = ms <= 0 ? 0 : (ms + 999) / 1000;
+
+	if (s < 60)
+		buf_printf(b, "%llds", (long long)s);
+	else if (s < 3600)
+		buf_printf(b, "%lldm %02llds", (long long)(s / 60),
+		    (long long)(s % 60));
+	else if (s < 86400)
+		buf_printf(b, "%lldh %02lldm", (long long)(s / 3600),
+		    (long long)(s % 3600 / 60));
+	else
+		buf_printf(b, "%lldd %02lldh", (long long)(s / 86400),
+		    (long long)(s % 86400 / 3600));
+}
+
+/* ---- choices ---- */
+
+const struct jval *
+question_choices(struct arena *a, const struct rec *q)
+{
+	struct jparse_error	 e;
+	const struct jval	*v;
+
+	if (q->f[I_CHOICES].p == NULL)
+		return NULL;
+	v = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
+	return v != NULL && v->type == J_ARRAY ? v : NULL;
+}
+
+const struct jval *
+choice_match(const struct jval *choices, const char *s)
+{
+	const struct jval	*id;
+	size_t			 i, n = strlen(s);
+	unsigned long		 k;
+
+	if (choices == NULL)
+		return NULL;
+	for (i = 0; i < choices->n; i++)
+		if ((id = json_get(choices->items[i], "id")) != NULL &&
+		    id->len == n && memcmp(id->s, s, n) == 0)
+			return id;
+	if (n == 0 || n > 6 || strspn(s, "0123456789") != n)
+		return NULL;
+	k = strtoul(s, NULL, 10);
+	if (k < 1 || k > choices->n)
+		return NULL;
+	return json_get(choices->items[k - 1], "id");
+}
+
+/* ---- the session: terminal, signals, the journal watched ---- */
+
+/*
+ * Watches the journal's folder, so that appends and a compaction's rename
+ * both wake us; any change there is a reason to look (a look is cheap).
+ */
+static int
+watch_folder(const char *path)
+{
+	char	*dir;
+	int	 fd;
+
+	if ((dir = strdup(path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) != -1 &&
+	    inotify_add_watch(fd, dirname(dir), IN_MODIFY | IN_CLOSE_WRITE |
+	    IN_MOVED_TO | IN_CREATE) == -1) {
+		(void)close(fd);
+		fd = -1;
+	}
+	free(dir);
+	return fd;
+}
+
+static void
+drain(int fd)
+{
+	char	 ev[4096]
+	    __attribute__((aligned(__alignof__(struct inotify_event))));
+
+	while (read(fd, ev, sizeof(ev)) > 0)
+		;
+}
+
+struct person *
+person_start(struct journal *j)
+{
+	struct person		*p;
+	struct sigaction	 sa;
+	size_t			 i;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	if (!tty_start(&p->tty)) {
+		warn("standard input");
+		free(p);
+		return NULL;
+	}
+	p->j = j;
+	p->watch = watch_folder(j->path);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll(2) wakes */
+	(void)sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		(void)sigaction(caught[i], &sa, &p->old[i]);
+	return p;
+}
+
+void
+person_end(struct person *p)
+{
+	size_t i;
+
+	if (p == NULL)
+		return;
+	tty_end(&p->tty);
+	for (i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		(void)sigaction(caught[i], &p->old[i], NULL);
+	if (p->watch != -1)
+		(void)close(p->watch);
+	arena_free(&p->arena);
+	arena_free(&p->scratch);
+	buf_free(&p->note);
+	free(p);
+}
+
+void
+answer_free(struct answer *a)
+{
+	free(a->key);
+	free(a->answer);
+	buf_free(&a->why);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Brings the state up to date; false on a system failure (warned). */
+static bool
+catch_up(struct person *p)
+{
+	if (!journal_lock(p->j, false))
+		return false;
+	journal_unlock(p->j);
+	return true;
+}
+
+enum wake { WAKE_TICK, WAKE_KEY, WAKE_SIGNAL };
+
+/* Sleeps until a key, a change of the journal, a signal or ms pass. */
+static enum wake
+person_wait(struct person *p, int64_t ms)
+{
+	struct pollfd	 pfd[2] = { { p->tty.fd, POLLIN, 0 },
+			    { p->watch, POLLIN, 0 } };
+	int		 n;
+
+	if (tty_pending(&p->tty))
+		return WAKE_KEY;
+	if (signalled || resized)
+		return WAKE_SIGNAL;
+	n = poll(pfd, p->watch == -1 ? 1 : 2, (int)(ms < 10 ? 10 : ms));
+	if (n == -1)
+		return WAKE_SIGNAL;	/* EINTR: a signal's flag is set */
+	if (p->watch != -1 && pfd[1].revents != 0)
+		drain(p->watch);
+	return pfd[0].revents != 0 ? WAKE_KEY : WAKE_TICK;
+}
+
+/* A signal woke us: true when it means leave; a resize is redrawn. */
+static bool
+person_signalled(struct person *p)
+{
+	if (resized) {
+		resized = 0;
+		tty_resized(&p->tty);
+	}
+	return signalled != 0;
+}
+
+/* The typed line as it is shown: made safe like producer text. */
+static void
+typed(struct buf *b, const struct tty *t)
+{
+	term_safe(b, t->line.p != NULL ? t->line.p : "", t->line.len);
+}
+
+static void
+clear_typed(struct person *p)
+{
+	p->tty.line.len = 0;
+	if (p->tty.line.p != NULL)
+		p->tty.line.p[0] = '\0';
+}
+
+/* Leaves the prompt on the screen, with what was typed and a newline. */
+static void
+leave_prompt(struct person *p, const char *prompt, const char *mark)
+{
+	struct buf b = { 0 };
+
+	buf_puts(&b, prompt);
+	typed(&b, &p->tty);
+	buf_puts(&b, mark);
+	tty_done(&p->tty, &b);
+	buf_free(&b);
+}
+
+/* ---- the picker ---- */
+
+struct item {
+	const char	*key;
+	enum priority	 priority;
+	const char	*expires;
+	struct rec	 n, q;
+};
+
+struct items {
+	struct state	*st;
+	struct arena	*arena;
+	const char	*now;
+	struct item	*v;
+	size_t		 n, cap;
+};
+
+static void
+collect(const struct condition *c, void *arg)
+{
+	struct items	*it = arg;
+	struct item	*i;
+	const char	*nt, *qt;
+
+	if (!c->active || condition_qstatus(c, it->now) != Q_PENDING)
+		return;
+	if (it->n == it->cap) {
+		it->cap = it->cap ? it->cap * 2 : 16;
+		if ((it->v = reallocarray(it->v, it->cap, sizeof(*it->v))) ==
+		    NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	i = &it->v[it->n];
+	i->key = c->key;
+	i->priority = c->priority;
+	i->expires = c->expires_at;
+	if ((nt = condition_text(it->st, it->arena, c, false)) == NULL ||
+	    (qt = condition_text(it->st, it->arena, c, true)) == NULL ||
+	    !rec_parse(it->arena, nt, false, &i->n) ||
+	    !rec_parse(it->arena, qt, true, &i->q))
+		return;
+	it->n++;
+}
+
+/* Most urgent first: priority, then the nearest deadline, then the key. */
+static int
+by_urgency(const void *a, const void *b)
+{
+	const struct item	*x = a, *y = b;
+	int			 c;
+
+	if (x->priority != y->priority)
+		return x->priority > y->priority ? -1 : 1;
+	if ((c = rfc3339_cmp(x->expires, y->expires)) != 0)
+		return c;
+	return strcmp(x->key, y->key);
+}
+
+/* One line of a picker entry: our words and producer text, cut to fit. */
+static void
+entry_line(struct buf *out, struct buf *line, size_t cols)
+{
+	term_cut(out, line->p != NULL ? line->p : "", line->len, cols);
+	buf_putc(out, '\n');
+	line->len = 0;
+}
+
+static void
+draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
+    size_t cols)
+{
+	struct buf	 l = { 0 };
+	struct sv	 m = i->q.f[I_PROMPT], who = i->n.f[N_AGENT_NAME];
+	const char	*nl = m.p != NULL ? memchr(m.p, '\n', m.n) : NULL;
+	size_t		 lines = 1, at;
+
+	buf_printf(&l, "%3zu) [%s] ", k, priority_name(i->priority));
+	term_safe(&l, i->q.f[I_TITLE].p, i->q.f[I_TITLE].n);
+	entry_line(out, &l, cols);
+
+	buf_puts(&l, "     ");
+	term_safe(&l, m.p, nl != NULL ? (size_t)(nl - m.p) : m.n);
+	for (at = 0; nl != NULL && at < m.n; at++)
+		if (m.p[at] == '\n')
+			lines++;
+	if (lines > 1)
+		buf_printf(&l, " (+%zu line%s)", lines - 1,
+		    lines == 2 ? "" : "s");
+	entry_line(out, &l, cols);
+
+	buf_puts(&l, "     ");
+	countdown(&l, rfc3339_ms_between(now, i->expires));
+	buf_puts(&l, " left - ");
+	if (who.p == NULL)
+		who = i->n.f[N_AGENT];
+	term_safe(&l, who.p, who.n);
+	if (i->n.f[N_PROJECT].p != NULL) {
+		buf_puts(&l, " in ");
+		term_safe(&l, i->n.f[N_PROJECT].p, i->n.f[N_PROJECT].n);
+	}
+	buf_puts(&l, " - key ");
+	term_safe(&l, i->key, strlen(i->key));
+	entry_line(out, &l, cols);
+	buf_free(&l);
+}
+
+/* Draws the picker live, or (with a mark, even "") leaves it on the screen. */
+static void
+draw_picker(struct person *p, const struct items *it, const char *now,
+    const char *prompt, const char *mark)
+{
+	struct buf	 b = { 0 };
+	size_t		 cols = p->tty.cols - 1, room, shown, k;
+
+	if (it->n == 0)
+		buf_puts(&b, "Nothing is waiting; questions show here as they "
+		    "come.\n");
+	else
+		buf_printf(&b, "%zu question%s waiting, most urgent first:\n",
+		    it->n, it->n == 1 ? "" : "s");
+	/* The whole picker fits on the screen, or it could not be redrawn. */
+	room = p->tty.rows - 3 - (p->note.len > 0 ? 1 : 0);
+	shown = it->n <= room / 3 ? it->n : room > 0 ? (room - 1) / 3 : 0;
+	for (k = 0; k < shown; k++)
+		draw_entry(&b, k + 1, &it->v[k], now, cols);
+	if (shown < it->n)
+		buf_printf(&b, "     ... and %zu more, less urgent (type the "
+		    "number)\n", it->n - shown);
+	if (p->note.len > 0 && mark == NULL) {
+		buf_put(&b, p->note.p, p->note.len);
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, prompt);
+	typed(&b, &p->tty);
+	if (mark != NULL) {
+		buf_puts(&b, mark);
+		tty_done(&p->tty, &b);
+	} else {
+		tty_live(&p->tty, &b);
+	}
+	buf_free(&b);
+}
+
+/* The picker's answer to Enter: 0 stay, 1 picked, -1 leave. */
+static int
+picked(struct person *p, const struct items *it, char **key)
+{
+	const char	*s = p->tty.line.p != NULL ? p->tty.line.p : "";
+	size_t		 n, k = 0;
+
+	s += strspn(s, " ");
+	n = strcspn(s, " ");
+	if (n == 1 && (*s == 'q' || *s == 'Q'))
+		return -1;
+	if (n == 0 && it->n > 0)
+		k = 1;
+	else if (n > 0 && n <= 6 && strspn(s, "0123456789") == n)
+		k = strtoul(s, NULL, 10);
+	buf_free(&p->note);
+	if (k < 1 || k > it->n) {
+		if (it->n == 0)
+			buf_puts(&p->note, "Nothing to pick yet; q leaves.");
+		else
+			buf_printf(&p->note, "Type a number from 1 to %zu "
+			    "(Enter takes 1), or q to leave.", it->n);
+		return 0;
+	}
+	if ((*key = strdup(it->v[k - 1].key)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	return 1;
+}
+
+enum asked
+person_pick(struct person *p, char **key)
+{
+	struct items	 it = { 0 };
+	enum asked	 r = ASKED_LEFT;
+	enum tty_key	 k;
+	char		 prompt[96];
+	int		 how;
+
+	*key = NULL;
+	for (;;) {
+		if (!catch_up(p)) {
+			r = ASKED_FAILED;
+			break;
+		}
+		arena_reset(&p->scratch);
+		it.n = 0;
+		it.st = p->j->st;
+		it.arena = &p->scratch;
+		it.now = arc_now_advancing();
+		if (it.st != NULL)
+			state_foreach(it.st, collect, &it);
+		if (it.n > 1)
+			qsort(it.v, it.n, sizeof(*it.v), by_urgency);
+		if (it.n == 0)
+			strlcpy(prompt, "q leaves: ", sizeof(prompt));
+		else
+			snprintf(prompt, sizeof(prompt), "Pick 1-%zu (Enter "
+			    "takes 1, q leaves): ", it.n);
+		draw_picker(p, &it, it.now, prompt, NULL);
+		switch (person_wait(p, 1000)) {
+		case WAKE_SIGNAL:
+			if (!person_signalled(p))
+				continue;
+			draw_picker(p, &it, it.now, prompt, "");
+			r = ASKED_INTERRUPTED;
+			goto done;
+		case WAKE_TICK:
+			continue;
+		case WAKE_KEY:
+			break;
+		}
+		switch ((k = tty_read(&p->tty))) {
+		case TTY_ENTER:
+			if ((how = picked(p, &it, key)) == 0) {
+				clear_typed(p);
+				continue;
+			}
+			draw_picker(p, &it, it.now, prompt, "");
+			r = how > 0 ? ASKED_ANSWER : ASKED_LEFT;
+			goto done;
+		case TTY_EOF:
+		case TTY_INTERRUPT:
+		case TTY_GONE:
+			draw_picker(p, &it, it.now, prompt,
+			    k == TTY_INTERRUPT ? "^C" : "");
+			r = k == TTY_EOF ? ASKED_LEFT : ASKED_INTERRUPTED;
+			goto done;
+		default:
+			continue;
+		}
+	}
+done:
+	buf_free(&p->note);
+	clear_typed(p);
+	free(it.v);
+	return r;
+}
+
+/* ---- one question ---- */
+
+/* The question, as it stays on the screen above the prompt. */
+static void
+show_question(struct person *p, const char *key, const struct rec *q,
+    const struct jval *choices, bool changed)
+{
+	struct buf		 b = { 0 };
+	struct condition	*c = state_lookup(p->j->st, key);
+	struct rec		 n;
+	const char		*nt;
+	struct sv		 m = q->f[I_PROMPT], who;
+	size_t			 i, at, end;
+	bool			 blank = false;
+
+	if (changed)
+		buf_puts(&b, "\nThe question changed while it was open here. "
+		    "This is it now:\n");
+	buf_putc(&b, '\n');
+	if (c != NULL && (nt = condition_text(p->j->st, &p->arena, c,
+	    false)) != NULL && rec_parse(&p->arena, nt, false, &n)) {
+		buf_printf(&b, "[%s] ", priority_name(c->priority));
+		who = n.f[N_AGENT_NAME].p != NULL ? n.f[N_AGENT_NAME] :
+		    n.f[N_AGENT];
+		term_safe(&b, who.p, who.n);
+		if (n.f[N_PROJECT].p != NULL) {
+			buf_puts(&b, " in ");
+			term_safe(&b, n.f[N_PROJECT].p, n.f[N_PROJECT].n);
+		}
+		buf_puts(&b, " - key ");
+		term_safe(&b, key, strlen(key));
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, "\033[1m");
+	term_safe(&b, q->f[I_TITLE].p, q->f[I_TITLE].n);
+	buf_puts(&b, "\033[0m\n");
+	/* The message line by line behind a gutter; blank runs as one. */
+	for (at = 0; m.p != NULL && at <= m.n; at = end + 1) {
+		for (end = at; end < m.n && m.p[end] != '\n'; end++)
+			;
+		if (end == at && (blank || end == m.n))
+			continue;
+		blank = end == at;
+		buf_puts(&b, "  | ");
+		term_safe(&b, m.p + at, end - at);
+		buf_putc(&b, '\n');
+	}
+	for (i = 0; choices != NULL && i < choices->n; i++) {
+		const struct jval *l = json_get(choices->items[i], "label");
+		const struct jval *d = json_get(choices->items[i], "detail");
+		buf_printf(&b, "  %zu) ", i + 1);
+		if (l != NULL)
+			term_safe(&b, l->s, l->len);
+		if (d != NULL) {
+			buf_puts(&b, " - ");
+			term_safe(&b, d->s, d->len);
+		}
+		buf_putc(&b, '\n');
+	}
+	tty_above(&p->tty, &b);
+	buf_free(&b);
+}
+
+static size_t
+codepoints(const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			k++;
+	return k;
+}
+
+/* Enter at the prompt: true with an answer to send, else a note. */
+static bool
+accept(struct person *p, const struct jval *choices, size_t max,
+    struct answer *out)
+{
+	const char		*s = p->tty.line.p ? p->tty.line.p : "";
+	const struct jval	*id;
+	size_t			 n = p->tty.line.len, k;
+	char			*trim;
+
+	buf_free(&p->note);
+	if (choices == NULL) {
+		if (strspn(s, " ") == n) {
+			buf_puts(&p->note, "An empty answer is not sent: type "
+			    "one, or Ctrl-D to leave.");
+			return false;
+		}
+		if ((k = codepoints(s, n)) > max) {
+			buf_printf(&p->note, "That is %zu characters; %zu at "
+			    "most.", k, max);
+			return false;
+		}
+		if ((out->answer = strdup(s)) == NULL)
+			err(EXIT_SYSTEM, "strdup");
+		return true;
+	}
+	if ((trim = strdup(s + strspn(s, " "))) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	trim[strcspn(trim, " ")] = '\0';
+	id = choice_match(choices, trim);
+	free(trim);
+	if (id == NULL) {
+		buf_printf(&p->note, "Type a number from 1 to %zu, or a "
+		    "choice's id.", choices->n);
+		return false;
+	}
+	if ((out->answer = strndup(id->s, id->len)) == NULL)
+		err(EXIT_SYSTEM, "strndup");
+	return true;
+}
+
+/* Why there is no question to answer under key, in words. */
+void
+no_question_words(struct buf *why, struct journal *j, const char *key)
+{
+	struct condition *c = j->st ? state_lookup(j->st, key) : NULL;
+
+	if (c != NULL && c->interaction.len == 0)
+		buf_puts(why, "a notice, with no question to answer");
+	else
+		buf_puts(why, "no question under this key");
+}
+
+static void
+not_open_words(struct person *p, const char *key, const struct question *qn,
+    const char *now, bool while_open, struct buf *why)
+{
+	term_safe(why, key, strlen(key));
+	buf_puts(why, ": ");
+	if (!qn->found) {
+		no_question_words(why, p->j, key);
+		return;
+	}
+	question_words(why, &qn->q, question_status(&qn->q, now), now);
+	buf_puts(why, while_open ? " while it was open here; nothing was sent" :
+	    "; nothing to answer");
+}
+
+static void
+draw_prompt(struct person *p, const char *expires, const char *prompt,
+    const char *now)
+{
+	struct buf	 b = { 0 };
+	int64_t		 ms = rfc3339_ms_between(now, expires);
+
+	if (p->note.len > 0) {
+		buf_put(&b, p->note.p, p->note.len);
+		buf_putc(&b, '\n');
+	}
+	buf_puts(&b, ms < 60000 ? "\033[1mExpires in " : "Expires in ");
+	countdown(&b, ms);
+	buf_puts(&b, ms < 60000 ? ".\033[0m\n" : ".\n");
+	buf_puts(&b, prompt);
+	typed(&b, &p->tty);
+	tty_live(&p->tty, &b);
+	buf_free(&b);
+}
+
+enum asked
+person_ask(struct person *p, const char *key, bool changed,
+    struct answer *out)
+{
+	struct question		 qn, now_q;
+	const struct jval	*choices;
+	const char		*now, *kind, *expires;
+	char			 prompt[128];
+	size_t			 max = 0;
+	enum tty_key		 k;
+	const struct buf	 none = { 0 };
+
+	memset(out, 0, sizeof(*out));
+again:
+	arena_reset(&p->arena);
+	if (!catch_up(p))
+		return ASKED_FAILED;
+	find_question(p->j, &p->arena, key, &qn);
+	now = arc_now_advancing();
+	if (!qn.found || !question_open(&qn.q, now)) {
+		not_open_words(p, key, &qn, now, changed, &out->why);
+		return ASKED_CLOSED;
+	}
+	kind = sv_cstr_of(&p->arena, qn.q.f[I_KIND]);
+	expires = sv_cstr_of(&p->arena, qn.q.f[I_EXPIRES_AT]);
+	choices = question_choices(&p->arena, &qn.q);
+	if (strcmp(kind, "text") == 0) {
+		max = strtoul(sv_cstr_of(&p->arena,
+		    qn.q.f[I_TEXT_MAX_LENGTH]), NULL, 10);
+		snprintf(prompt, sizeof(prompt), "Your answer (at most %zu "
+		    "characters; Ctrl-D leaves): ", max);
+		choices = NULL;
+	} else if (choices != NULL) {
+		snprintf(prompt, sizeof(prompt), "Answer 1-%zu or a choice's "
+		    "id (Ctrl-D leaves): ", choices->n);
+	} else {
+		term_safe(&out->why, key, strlen(key));
+		buf_puts(&out->why, ": cannot show a question of this kind; "
+		    "not answering");
+		return ASKED_CLOSED;
+	}
+	show_question(p, key, &qn.q, choices, changed);
+	strlcpy(out->digest, sv_cstr_of(&p->arena, qn.q.f[I_DIGEST]),
+	    sizeof(out->digest));
+	for (;;) {
+		now = arc_now_advancing();
+		draw_prompt(p, expires, prompt, now);
+		switch (person_wait(p, rfc3339_ms_between(now, expires) % 1000
+		    + 1)) {
+		case WAKE_SIGNAL:
+			if (!person_signalled(p))
+				break;
+			leave_prompt(p, prompt, "");
+			return ASKED_INTERRUPTED;
+		case WAKE_TICK:
+			break;
+		case WAKE_KEY:
+			switch ((k = tty_read(&p->tty))) {
+			case TTY_ENTER:
+				if (!accept(p, choices, max, out)) {
+					clear_typed(p);
+					break;
+				}
+				leave_prompt(p, prompt, "");
+				clear_typed(p);
+				if ((out->key = strdup(key)) == NULL)
+					err(EXIT_SYSTEM, "strdup");
+				out->is_text = choices == NULL;
+				return ASKED_ANSWER;
+			case TTY_EOF:
+			case TTY_INTERRUPT:
+			case TTY_GONE:
+				leave_prompt(p, prompt, k == TTY_INTERRUPT ?
+				    "^C" : "");
+				return k == TTY_EOF ? ASKED_LEFT :
+				    ASKED_INTERRUPTED;
+			default:
+				break;
+			}
+			break;
+		}
+		/* The journal now: the same question, still open? */
+		if (!catch_up(p))
+			return ASKED_FAILED;
+		arena_reset(&p->scratch);
+		find_question(p->j, &p->scratch, key, &now_q);
+		now = arc_now_advancing();
+		if (now_q.found && question_open(&now_q.q, now) &&
+		    sv_is(now_q.q.f[I_DIGEST], out->digest))
+			continue;
+		tty_live(&p->tty, &none);	/* the prompt goes */
+		clear_typed(p);
+		buf_free(&p->note);
+		if (now_q.found && question_open(&now_q.q, now)) {
+			changed = true;	/* the producer changed it */
+			goto again;
+		}
+		not_open_words(p, key, &now_q, now, true, &out->why);
+		return ASKED_CLOSED;
+	}
+}

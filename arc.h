@@ -190,6 +190,7 @@ void	 sha256_hex(const void *, size_t, char out[ARC_HEX_DIGEST]);
 void	 mint_nonce(char out[32]);	/* 128 random bits, base64url */
 void	 mint_id(const char *prefix, char *out, size_t);
 bool	 secret_equal(const char *, size_t, const char *, size_t);
+uint32_t crc32c(const void *, size_t);	/* arccrc.c */
 void	 canonical_value(struct buf *, const struct jval *);	/* RFC 8785 */
 
 /* ---- input lines (arcline.c) ---- */

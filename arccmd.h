@@ -13,9 +13,11 @@ int	answer_main(int, char **);
 int	wait_main(int, char **);
 int	status_main(int, char **);
 int	emit_main(int, char **);
+int	status_follow(const char *);	/* arc-status --follow (arcfollow.c) */
 
 int	open_input(const char *);
-int64_t	parse_duration(const char *);
+int64_t	parse_duration(const char *);	/* seconds, or -1 */
+int64_t	parse_duration_ms(const char *);	/* milliseconds, or -1 */
 void	print_version(void);
 void	close_input(int);
 void	write_stdout(const struct buf *);
@@ -37,5 +39,7 @@ void	applier_close(struct applier *);
 void	apply_one(struct applier *, const char *, uint64_t, const char *,
 	    size_t, bool);
 bool	applier_commit(struct applier *);
+/* arc-apply --mirror (arcmirror.c): another host's conditions, mirrored. */
+int	mirror_main(struct applier *, int, char **);
 
 #endif /* ARCCMD_H */

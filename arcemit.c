@@ -13,6 +13,7 @@
 
 #include "arc.h"
 #include "arccmd.h"
+#include "arcshell.h"
 
 #define CHOICES_MAX 32	/* more than ARC allows, so that the rule says no */
 
@@ -25,6 +26,7 @@ struct emit {
 	const char	*native_request_id, *notification_type, *pid;
 	const char	*choice[CHOICES_MAX];
 	size_t		 nchoices;
+	bool		 notice;	/* --notice: asks nothing, on purpose */
 };
 
 /* Which option sets the member at a path, for the refusal's message. */
@@ -226,7 +228,28 @@ emit_usage(FILE *f)
 	    "[--cwd dir] [--pid pid]\n"
 	    "                [--turn-id id] [--native-request-id id] "
 	    "[--notification-type type]\n"
-	    "                [--event-id id]\n");
+	    "                [--event-id id] [--notice]\n");
+}
+
+/*
+ * A new permission request without choices would be a notice nobody can
+ * grant here: ARC allows it, arc-emit refuses it unless --notice says that
+ * is the point (the permission is asked somewhere else, and the notice
+ * sends the person there).  An update may leave the choices out: the
+ * pending question's carry over.
+ */
+static bool
+refuse_permission_notice(const struct emit *o)
+{
+	if (o->notice || strcmp(full_type(o->type), "request.created") != 0 ||
+	    o->kind == NULL || strcmp(o->kind, "permission") != 0 ||
+	    o->nchoices > 0)
+		return false;
+	warnx("/request/response/choices: a permission request offers its "
+	    "choices, such as --choice allow:Allow --choice deny:Deny "
+	    "(see --choice; --notice for a notice that asks nothing)");
+	warnx("no event was emitted");
+	return true;
 }
 
 static bool
@@ -243,7 +266,7 @@ emit_main(int argc, char **argv)
 	    O_CHOICE, O_TEXT_MAX, O_RKIND, O_EXPIRES_IN, O_EXPIRES_AT,
 	    O_OUTCOME, O_EVENT_ID, O_SENDER_ID, O_SENDER_NAME, O_SENDER_VERSION,
 	    O_INSTANCE, O_SESSION, O_CORRELATION, O_PROJECT, O_CWD, O_PID,
-	    O_TURN, O_NATIVE, O_NTYPE, O_HELP, O_VERSION };
+	    O_TURN, O_NATIVE, O_NTYPE, O_NOTICE, O_HELP, O_VERSION };
 	static const struct option longopts[] = {
 		{ "type", required_argument, NULL, O_TYPE },
 		{ "key", required_argument, NULL, O_KEY },
@@ -270,6 +293,7 @@ emit_main(int argc, char **argv)
 		{ "turn-id", required_argument, NULL, O_TURN },
 		{ "native-request-id", required_argument, NULL, O_NATIVE },
 		{ "notification-type", required_argument, NULL, O_NTYPE },
+		{ "notice", no_argument, NULL, O_NOTICE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ NULL, 0, NULL, 0 }
@@ -286,7 +310,7 @@ emit_main(int argc, char **argv)
 	o.type = "created";
 	o.sender_id = (env = getenv("ARC_SENDER")) && *env ? env : "arc-emit";
 	o.session_id = (env = getenv("ARC_SESSION_ID")) && *env ? env : NULL;
-	while ((ch = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TYPE: o.type = optarg; break;
 		case O_KEY: o.key = optarg; break;
@@ -338,6 +362,8 @@ emit_main(int argc, char **argv)
 		case O_TURN: o.turn_id = optarg; break;
 		case O_NATIVE: o.native_request_id = optarg; break;
 		case O_NTYPE: o.notification_type = optarg; break;
+		case O_NOTICE: o.notice = true; break;
+		case 'h':
 		case O_HELP:
 			emit_usage(stdout);
 			return 0;
@@ -349,10 +375,21 @@ emit_main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind != argc || (o.expires_in && o.expires_at)) {
-		emit_usage(stderr);
+	if (optind != argc) {
+		(void)usage_error(emit_usage, "unexpected argument: %s",
+		    safe(&b, argv[optind]));
+		buf_free(&b);
 		return EXIT_USAGE;
 	}
+	if (o.expires_in != NULL && o.expires_at != NULL)
+		return usage_error(emit_usage, "--expires-in and --expires-at: "
+		    "one or the other");
+	if (o.notice && (o.nchoices > 0 || o.text_max != NULL ||
+	    o.response_kind != NULL))
+		return usage_error(emit_usage, "--notice asks nothing: no "
+		    "--choice, --text-max or --response-kind");
+	if (refuse_permission_notice(&o))
+		return EXIT_USAGE;
 	if (!build(&b, &o)) {
 		warnx("--expires-in: the deadline is out of range");
 		buf_free(&b);

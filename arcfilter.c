@@ -320,7 +320,8 @@ applier_commit(struct applier *ap)
 	write_stdout(&ap->out);
 	ap->out.len = 0;
 	flush_stdout();
-	return true;
+	/* With the results out, the journal may earn a compaction. */
+	return journal_maintain(&ap->j, arc_now());
 }
 
 bool
@@ -346,35 +347,78 @@ applier_close(struct applier *ap)
 	buf_free(&ap->body);
 }
 
-/* "90", "90s", "15m", "24h", "7d": seconds, or -1. */
+/*
+ * A duration as people write it: "90" (seconds), "90s", "15m", "1.5h",
+ * "7d", or units together from the largest down, "1h30m".  Milliseconds,
+ * or -1 for anything else (a sign, a space, an unknown unit, an overflow).
+ */
+int64_t
+parse_duration_ms(const char *s)
+{
+	static const struct { char unit; int64_t ms; } units[] = {
+		{ 'd', 86400000 }, { 'h', 3600000 }, { 'm', 60000 },
+		{ 's', 1000 },
+	};
+	int64_t		 total = 0, whole, frac, scale, ms;
+	size_t		 u, next = 0, digits;
+	const char	*p = s;
+
+	if (*s == '\0')
+		return -1;
+	while (*p != '\0') {
+		for (whole = 0, digits = 0; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (whole > (INT64_MAX - 9) / 10)
+				return -1;
+			whole = whole * 10 + (*p - '0');
+		}
+		frac = 0, scale = 1;
+		if (*p == '.') {
+			for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+				if (scale < 1000000)	/* finer is noise */
+					frac = frac * 10 + (*p - '0'), scale *= 10;
+			if (p[-1] == '.')
+				return -1;
+		}
+		if (digits == 0)
+			return -1;
+		if (*p == '\0' && next == 0)
+			u = 3;	/* a plain number: seconds */
+		else
+			for (u = next; u < 4 && units[u].unit != *p; u++)
+				;
+		if (u == 4)
+			return -1;	/* unknown, repeated or out of order */
+		if (*p != '\0')
+			p++;
+		next = u + 1;
+		if (whole > INT64_MAX / units[u].ms)
+			return -1;
+		ms = whole * units[u].ms + frac * units[u].ms / scale;
+		if (ms > INT64_MAX - total)
+			return -1;
+		total += ms;
+	}
+	return total;
+}
+
+/* A duration in whole seconds (a fraction rounds up), or -1. */
 int64_t
 parse_duration(const char *s)
 {
-	char		*end;
-	long long	 v;
+	int64_t ms = parse_duration_ms(s);
 
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || end == s || v < 0 || *s == '-' || *s == '+')
-		return -1;
-	if (*end != '\0' && end[1] != '\0')
-		return -1;
-	switch (*end) {
-	case '\0':
-	case 's': return v;
-	case 'm': return v > INT64_MAX / 60 ? -1 : v * 60;
-	case 'h': return v > INT64_MAX / 3600 ? -1 : v * 3600;
-	case 'd': return v > INT64_MAX / 86400 ? -1 : v * 86400;
-	default:  return -1;
-	}
+	return ms < 0 ? -1 : ms / 1000 + (ms % 1000 != 0);
 }
 
 static void
 apply_usage(FILE *f)
 {
 	fprintf(f, "usage: arc-apply [-q] [-j journal] [--batch count] "
-	    "[file ...]\n"
-	    "       arc-apply [-j journal] --compact [--window duration]\n");
+	    "[--retain duration] [file ...]\n"
+	    "       arc-apply [-j journal] --compact [--retain duration] "
+	    "[--window duration]\n"
+	    "       arc-apply -j journal --salvage new-journal\n"
+	    "       arc-apply [-q] [-j journal] --mirror [file ...]\n");
 }
 
 int
@@ -384,6 +428,9 @@ apply_main(int argc, char **argv)
 		{ "journal", required_argument, NULL, 'j' },
 		{ "compact", no_argument, NULL, 'c' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "retain", required_argument, NULL, 'r' },
+		{ "salvage", required_argument, NULL, 's' },
+		{ "mirror", no_argument, NULL, 'm' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -393,9 +440,9 @@ apply_main(int argc, char **argv)
 	struct applier		 ap;
 	struct line_reader	 r;
 	struct batch		*b;
-	const char		*journal = NULL;
-	bool			 compact = false, quiet = false;
-	int64_t			 window = 7 * 86400, limit = BATCH_LINES;
+	const char		*journal = NULL, *salvage = NULL;
+	bool			 compact = false, quiet = false, mirror = false;
+	int64_t			 window = -1, retain = -1, limit = BATCH_LINES;
 	int			 ch, i, fd, status;
 	char			*stdin_only[] = { "-", NULL };
 
@@ -413,6 +460,19 @@ apply_main(int argc, char **argv)
 				    "24h, 90m or 3600");
 				return EXIT_USAGE;
 			}
+			break;
+		case 'r':
+			if ((retain = parse_duration(optarg)) < 0) {
+				warnx("--retain takes a duration such as 7d, "
+				    "24h, 90m or 3600");
+				return EXIT_USAGE;
+			}
+			break;
+		case 's':
+			salvage = optarg;
+			break;
+		case 'm':
+			mirror = true;
 			break;
 		case 'b':
 			limit = parse_duration(optarg);	/* a plain count */
@@ -439,18 +499,41 @@ apply_main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (compact && argc > 0) {
+	if ((compact || salvage != NULL) && argc > 0) {
+		warnx("--compact and --salvage read no events");
 		apply_usage(stderr);
 		return EXIT_USAGE;
+	}
+	if (compact && salvage != NULL) {
+		warnx("--compact or --salvage, not both");
+		apply_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (salvage != NULL) {
+		char *path = journal_default_path(journal);
+		struct journal old;
+		status = journal_open(&old, path, false) &&
+		    journal_salvage(&old, salvage) ? 0 : EXIT_SYSTEM;
+		journal_close(&old);
+		free(path);
+		return status;
 	}
 	if (!applier_open(&ap, journal)) {
 		applier_close(&ap);
 		return EXIT_SYSTEM;
 	}
 	ap.quiet = quiet;
+	if (retain >= 0)
+		ap.j.retain = retain;
+	if (window >= 0)
+		ap.j.window = window;
 	if (compact) {
-		status = journal_compact(&ap.j, arc_now(), window) ? 0 :
-		    EXIT_SYSTEM;
+		status = journal_compact(&ap.j, arc_now()) ? 0 : EXIT_SYSTEM;
+		applier_close(&ap);
+		return status;
+	}
+	if (mirror) {
+		status = mirror_main(&ap, argc, argv);
 		applier_close(&ap);
 		return status;
 	}

@@ -142,8 +142,11 @@ diag_problem(const char *name, uint64_t line, const struct problem *p)
 	buf_printf(&b, "%s: ", getprogname());
 	diag_safe(&b, name, strlen(name));
 	buf_printf(&b, ":%llu: ", (unsigned long long)line);
-	diag_safe(&b, p->path, strlen(p->path));
-	buf_printf(&b, ": %s\n", p->message);
+	if (p->path != NULL && p->path[0] != '\0') {	/* not the whole line */
+		diag_safe(&b, p->path, strlen(p->path));
+		buf_puts(&b, ": ");
+	}
+	buf_printf(&b, "%s\n", p->message);
 	(void)fwrite(b.p, 1, b.len, stderr);
 	buf_free(&b);
 }

@@ -1,8 +1,10 @@
 /*
  * What the person-facing commands share: reading the journal as it is now,
- * the current question under a key, and how long until an instant.
+ * the current question under a key, time and states in words, producer
+ * text made safe for a terminal, and usage errors.
  */
 #include <err.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,31 +22,6 @@ read_journal(struct journal *j, const char *option)
 	free(path);
 	journal_unlock(j);
 	return ok;
-}
-
-void
-time_left(char *out, size_t n, const char *until, const char *now)
-{
-	struct arc_instant	 a, b;
-	int64_t			 s;
-
-	if (!rfc3339_parse(until, strlen(until), &a) ||
-	    !rfc3339_parse(now, strlen(now), &b)) {
-		strlcpy(out, "?", n);
-		return;
-	}
-	s = a.seconds - b.seconds;
-	if (s < 0)
-		s = 0;
-	if (s < 60)
-		snprintf(out, n, "%llds", (long long)s);
-	else if (s < 3600)
-		snprintf(out, n, "%lldm", (long long)(s / 60));
-	else if (s < 86400)
-		snprintf(out, n, "%lldh%02lldm", (long long)(s / 3600),
-		    (long long)(s % 3600 / 60));
-	else
-		snprintf(out, n, "%lldd", (long long)(s / 86400));
 }
 
 /* Reads the current question under key from a locked, caught-up journal. */
@@ -74,4 +51,208 @@ print_interaction(struct arena *a, const char *text)
 	write_stdout(&b);
 	flush_stdout();
 	buf_free(&b);
+}
+
+/* ---- time for a person ---- */
+
+bool
+seconds_until(const char *until, const char *now, int64_t *s)
+{
+	struct arc_instant a, b;
+
+	if (until == NULL || now == NULL ||
+	    !rfc3339_parse(until, strlen(until), &a) ||
+	    !rfc3339_parse(now, strlen(now), &b))
+		return false;
+	*s = a.seconds - b.seconds;
+	return true;
+}
+
+void
+time_left(char *out, size_t n, const char *until, const char *now)
+{
+	int64_t s;
+
+	if (!seconds_until(until, now, &s)) {
+		strlcpy(out, "?", n);
+		return;
+	}
+	if (s < 0)
+		s = 0;
+	if (s < 60)
+		snprintf(out, n, "%llds", (long long)s);
+	else if (s < 3600)
+		snprintf(out, n, "%lldm", (long long)(s / 60));
+	else if (s < 86400)
+		snprintf(out, n, "%lldh%02lldm", (long long)(s / 3600),
+		    (long long)(s % 3600 / 60));
+	else
+		snprintf(out, n, "%lldd", (long long)(s / 86400));
+}
+
+static void
+unit(char *out, size_t n, long long v, const char *name)
+{
+	size_t len = strlen(out);
+
+	if (len >= n)
+		return;
+	snprintf(out + len, n - len, "%s%lld %s%s", len > 0 ? " " : "", v,
+	    name, v == 1 ? "" : "s");
+}
+
+/* Two units at most: a person reads "1 hour 20 minutes", not seconds. */
+void
+duration_words(char *out, size_t n, int64_t s)
+{
+	if (n == 0)
+		return;
+	out[0] = '\0';
+	if (s < 0)
+		s = 0;
+	if (s < 60) {
+		unit(out, n, s, "second");
+	} else if (s < 3600) {
+		unit(out, n, s / 60, "minute");
+	} else if (s < 86400) {
+		unit(out, n, s / 3600, "hour");
+		if (s % 3600 / 60 != 0)
+			unit(out, n, s % 3600 / 60, "minute");
+	} else {
+		unit(out, n, s / 86400, "day");
+		if (s % 86400 / 3600 != 0)
+			unit(out, n, s % 86400 / 3600, "hour");
+	}
+}
+
+/* " 4 minutes ago", or nothing when the instant is unreadable. */
+static void
+ago(struct buf *b, struct arena *a, struct sv when, const char *now)
+{
+	char	 words[64];
+	int64_t	 s;
+
+	if (when.p == NULL || !seconds_until(sv_cstr(a, when), now, &s))
+		return;
+	duration_words(words, sizeof(words), -s);
+	buf_printf(b, " %s ago", words);
+}
+
+void
+question_words(struct buf *b, const struct rec *q, enum qstatus st,
+    const char *now)
+{
+	struct arena	 a = { 0 };
+	char		 words[64];
+	int64_t		 s;
+
+	switch (st) {
+	case Q_PENDING:
+		buf_puts(b, "waiting for an answer");
+		if (seconds_until(sv_cstr(&a, q->f[I_EXPIRES_AT]), now, &s)) {
+			duration_words(words, sizeof(words), s);
+			buf_printf(b, ", %s left", words);
+		}
+		break;
+	case Q_EXPIRED:
+		buf_puts(b, "expired");
+		ago(b, &a, q->f[I_EXPIRES_AT], now);
+		break;
+	case Q_ANSWERED:
+		buf_puts(b, "answered");
+		ago(b, &a, q->f[I_ANSWERED_AT].p ? q->f[I_ANSWERED_AT] :
+		    q->f[I_UPDATED_AT], now);
+		break;
+	case Q_CANCELLED:
+	case Q_SUPERSEDED:
+		buf_puts(b, qstatus_name(st));
+		ago(b, &a, q->f[I_UPDATED_AT], now);
+		break;
+	case Q_NONE:
+		buf_puts(b, "no question");
+		break;
+	}
+	arena_free(&a);
+}
+
+void
+condition_words(struct buf *b, const struct rec *n, const struct rec *q,
+    enum qstatus st, const char *now)
+{
+	struct arena	 a = { 0 };
+	bool		 resolved = sv_eq(n->f[N_STATUS], "resolved");
+
+	if (q != NULL && st != Q_NONE) {
+		question_words(b, q, st, now);
+		/* An accepted answer resolves the notice: nothing to add. */
+		if (!resolved || (st == Q_ANSWERED &&
+		    sv_eq(n->f[N_OUTCOME], "answered"))) {
+			arena_free(&a);
+			return;
+		}
+		buf_puts(b, "; ");
+	} else if (!resolved) {
+		buf_puts(b, "a notice, updated");
+		ago(b, &a, n->f[N_UPDATED_AT], now);
+		arena_free(&a);
+		return;
+	}
+	buf_puts(b, "resolved");
+	ago(b, &a, n->f[N_RESOLVED_AT], now);
+	if (n->f[N_OUTCOME].p != NULL) {
+		buf_puts(b, " (");
+		show_sv(b, n->f[N_OUTCOME]);
+		buf_putc(b, ')');
+	}
+	arena_free(&a);
+}
+
+/* ---- producer text for a person ---- */
+
+void
+show_sv(struct buf *b, struct sv v)
+{
+	if (v.p != NULL)
+		term_safe(b, v.p, v.n);
+}
+
+const char *
+safe(struct buf *b, const char *s)
+{
+	b->len = 0;
+	term_safe(b, s, strlen(s));
+	buf_putc(b, '\0');
+	return b->p;
+}
+
+void
+show_text(struct buf *b, struct sv v, const char *indent)
+{
+	const char	*p = v.p, *end = v.p + v.n, *nl;
+
+	if (p == NULL)
+		return;
+	for (;;) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		term_safe(b, p, (size_t)((nl ? nl : end) - p));
+		if (nl == NULL)
+			break;
+		buf_putc(b, '\n');
+		buf_puts(b, indent);
+		p = nl + 1;
+	}
+}
+
+/* ---- command lines ---- */
+
+int
+usage_error(void (*usage)(FILE *), const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	usage(stderr);
+	return EXIT_USAGE;
 }

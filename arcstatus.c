@@ -1,52 +1,255 @@
 /*
- * arc-status: what is waiting, as one line for a status bar, as counts in
- * JSON, or as a list.
+ * arc-status: what needs someone, as one line for a status bar, as counts
+ * in JSON, or as a list; --show and --history (arcshow.c) look closer.
+ * (JSON's "active" and "by_priority" keep their first meaning, every
+ * active condition, for the scripts that read them; "attention" is what
+ * the line counts.)
+ *
+ * The bar tells the truth: it counts the questions still waiting for an
+ * answer (a pending question past its deadline has expired and stops
+ * counting) and the notices (active conditions without a question) for
+ * NOTICE_SECONDS after their last update, unless resolved or dismissed
+ * first.  A condition whose question was answered, expired or cancelled
+ * needs nobody: --list still shows it, and arc-answer --dismiss ends it.
+ * When nothing counts, nothing is printed; when the journal cannot be
+ * read, the bar says so instead of going blank.
  */
 #include <err.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "arc.h"
 #include "arccmd.h"
 #include "arcshell.h"
 
-struct tally {
-	const char	*now;
-	size_t		 pending, active, by_priority[4];
-	int		 highest;	/* -1: nothing active */
-	char		*deadline;	/* the nearest, of pending questions */
+#define UNREADABLE_MARK	"arc: journal unreadable\n"
+
+/* What a condition is to the bar, in the order a person should see them. */
+enum need { NEEDS_ANSWER, NOTICE, EXPIRED, QUIET };
+
+struct item {
+	const struct condition	*c;
+	enum qstatus		 qs;
+	enum need		 need;
+	struct arc_instant	 due;	/* a waiting question's deadline */
+	int64_t			 at;	/* otherwise: last update, or deadline */
+	struct rec		 n;	/* the notification, once parsed */
+	bool			 parsed;
 };
 
-static void
-count_condition(const struct condition *c, void *arg)
-{
-	struct tally *t = arg;
+/*
+ * One pass over the conditions.  The line needs only counts and the most
+ * urgent condition, so only --list keeps every item; and a notice's age
+ * comes from the condition's summary, so that a bar over thousands of
+ * notices reads no record but the one it shows.
+ */
+struct survey {
+	struct state	*st;
+	struct arena	 arena;
+	const char	*now;
+	int64_t		 now_s;
+	bool		 all;	/* keep every active condition (--list) */
+	struct item	*items;
+	size_t		 n, cap;
+	struct item	 best;	/* the most urgent that counts, if has_best */
+	bool		 has_best;
+	size_t		 count[QUIET + 1];
+	int		 highest;	/* of what counts; -1: nothing counts */
+	size_t		 active, by_priority[4];	/* every active condition */
+	int		 highest_active;
+	const char	*deadline;	/* the nearest, of waiting questions */
+};
 
-	if (!c->active)
+static const struct rec *
+notification_of(struct survey *s, struct item *it)
+{
+	if (!it->parsed && !rec_parse(&s->arena, condition_text(s->st,
+	    &s->arena, it->c, false), false, &it->n))
+		errx(EXIT_SYSTEM, "internal error: unreadable record");
+	it->parsed = true;
+	return &it->n;
+}
+
+/* An instant of a record in seconds, or 0 when it has none. */
+static int64_t
+seconds_of_sv(struct arena *a, struct sv v)
+{
+	struct arc_instant t;
+
+	if (v.p == NULL || !rfc3339_parse(sv_cstr(a, v), v.n, &t))
+		return 0;
+	return t.seconds;
+}
+
+static void
+classify(struct survey *s, struct item *it)
+{
+	const struct condition	*c = it->c;
+	struct rec		 q;
+
+	it->qs = condition_qstatus(c, s->now);
+	switch (it->qs) {
+	case Q_PENDING:
+		it->need = NEEDS_ANSWER;
+		if (c->expires_at == NULL || !rfc3339_parse(c->expires_at,
+		    strlen(c->expires_at), &it->due))
+			errx(EXIT_SYSTEM, "internal error: a question without "
+			    "a deadline");
 		return;
-	t->active++;
-	t->by_priority[c->priority]++;
-	if ((int)c->priority > t->highest)
-		t->highest = (int)c->priority;
-	if (condition_qstatus(c, t->now) != Q_PENDING)
+	case Q_NONE:
+		it->at = c->changed > 0 ? c->changed : seconds_of_sv(&s->arena,
+		    notification_of(s, it)->f[N_UPDATED_AT]);
+		it->need = s->now_s - it->at < NOTICE_SECONDS ? NOTICE : QUIET;
 		return;
-	t->pending++;
-	if (t->deadline == NULL || rfc3339_cmp(c->expires_at, t->deadline) < 0)
-		t->deadline = c->expires_at;
+	case Q_EXPIRED:
+		if (c->expires_at != NULL) {
+			it->at = seconds_of_sv(&s->arena, sv_str(c->expires_at));
+		} else {
+			if (!rec_parse(&s->arena, condition_text(s->st,
+			    &s->arena, c, true), true, &q))
+				errx(EXIT_SYSTEM, "internal error: "
+				    "unreadable record");
+			it->at = seconds_of_sv(&s->arena, q.f[I_EXPIRES_AT]);
+		}
+		it->need = s->now_s - it->at < NOTICE_SECONDS ? EXPIRED : QUIET;
+		return;
+	default:
+		it->need = QUIET;
+		return;
+	}
 }
 
 /*
- * --format: %p waiting questions, %a active conditions, %h the highest
- * priority, %d time to the nearest deadline, %% a percent sign.
+ * Most urgent first: waiting questions, then notices, then the rest; the
+ * higher priority first; the nearest deadline first for questions, the
+ * latest update first otherwise; then by key.
  */
-static bool
-print_format(struct buf *b, const char *fmt, const struct tally *t)
+static int
+urgency(const void *pa, const void *pb)
 {
-	char left[32];
+	const struct item	*a = pa, *b = pb;
+	int			 d;
+
+	if (a->need != b->need)
+		return a->need < b->need ? -1 : 1;
+	if (a->c->priority != b->c->priority)
+		return a->c->priority > b->c->priority ? -1 : 1;
+	if (a->need == NEEDS_ANSWER) {
+		if ((d = instant_cmp(&a->due, &b->due)) != 0)
+			return d;
+	} else if (a->at != b->at) {
+		return a->at > b->at ? -1 : 1;
+	}
+	return strcmp(a->c->key, b->c->key);
+}
+
+static void
+survey_condition(const struct condition *c, void *arg)
+{
+	struct survey	*s = arg;
+	struct item	 it;
+	bool		 counts;
+
+	if (!c->active)
+		return;
+	memset(&it, 0, sizeof(it));
+	it.c = c;
+	classify(s, &it);
+	counts = it.need == NEEDS_ANSWER || it.need == NOTICE;
+	s->count[it.need]++;
+	s->active++;
+	s->by_priority[c->priority]++;
+	if ((int)c->priority > s->highest_active)
+		s->highest_active = (int)c->priority;
+	if (counts && (int)c->priority > s->highest)
+		s->highest = (int)c->priority;
+	if (it.need == NEEDS_ANSWER && (s->deadline == NULL ||
+	    rfc3339_cmp(c->expires_at, s->deadline) < 0))
+		s->deadline = c->expires_at;
+	if (counts && (!s->has_best || urgency(&it, &s->best) < 0)) {
+		s->best = it;
+		s->has_best = true;
+	}
+	if (!s->all)
+		return;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 32;
+		if ((s->items = reallocarray(s->items, s->cap,
+		    sizeof(*s->items))) == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	s->items[s->n++] = it;
+}
+
+static void
+survey(struct survey *s, struct state *st, const char *now, bool all)
+{
+	struct arc_instant t;
+
+	memset(s, 0, sizeof(*s));
+	s->st = st;
+	s->now = now;
+	if (!rfc3339_parse(now, strlen(now), &t))
+		errx(EXIT_SYSTEM, "internal error: the time is unreadable");
+	s->now_s = t.seconds;
+	s->all = all;
+	s->highest = s->highest_active = -1;
+	state_foreach(st, survey_condition, s);
+	if (s->n > 1)
+		qsort(s->items, s->n, sizeof(*s->items), urgency);
+}
+
+static void
+survey_free(struct survey *s)
+{
+	free(s->items);
+	arena_free(&s->arena);
+}
+
+/* The condition a person should look at first, or NULL. */
+static struct item *
+next_item(struct survey *s)
+{
+	return s->has_best ? &s->best : NULL;
+}
+
+/* Producer text for a status line; for tmux, '#' doubled to stay text. */
+static void
+bar_text(struct buf *b, struct sv v, bool tmux)
+{
+	struct buf	 t = { 0 };
+	size_t		 i;
+
+	show_sv(&t, v);
+	for (i = 0; i < t.len; i++) {
+		if (tmux && t.p[i] == '#')
+			buf_putc(b, '#');
+		buf_putc(b, t.p[i]);
+	}
+	buf_free(&t);
+}
+
+static bool
+format_ok(const char *fmt)
+{
+	for (; (fmt = strchr(fmt, '%')) != NULL; fmt += 2)
+		if (fmt[1] == '\0' || strchr("pnaxhdkt%", fmt[1]) == NULL)
+			return false;
+	return true;
+}
+
+/*
+ * --format: %p waiting questions, %n notices, %a both (all that need
+ * someone), %x expired questions, %h the highest priority, %d time to the
+ * nearest deadline, %k the key and %t the title of the condition to look
+ * at first, %% a percent sign.
+ */
+static void
+print_format(struct buf *b, const char *fmt, struct survey *s, bool tmux)
+{
+	struct item	*next = next_item(s);
+	char		 left[32];
 
 	for (; *fmt != '\0'; fmt++) {
 		if (*fmt != '%') {
@@ -54,60 +257,119 @@ print_format(struct buf *b, const char *fmt, const struct tally *t)
 			continue;
 		}
 		switch (*++fmt) {
-		case 'p': buf_printf(b, "%zu", t->pending); break;
-		case 'a': buf_printf(b, "%zu", t->active); break;
+		case 'p': buf_printf(b, "%zu", s->count[NEEDS_ANSWER]); break;
+		case 'n': buf_printf(b, "%zu", s->count[NOTICE]); break;
+		case 'a': buf_printf(b, "%zu", s->count[NEEDS_ANSWER] +
+		    s->count[NOTICE]); break;
+		case 'x': buf_printf(b, "%zu", s->count[EXPIRED]); break;
 		case 'h':
-			if (t->highest >= 0)
-				buf_puts(b, priority_name(t->highest));
+			if (s->highest >= 0)
+				buf_puts(b, priority_name(s->highest));
 			break;
 		case 'd':
-			if (t->deadline != NULL) {
-				time_left(left, sizeof(left), t->deadline,
-				    t->now);
+			if (s->deadline != NULL) {
+				time_left(left, sizeof(left), s->deadline,
+				    s->now);
 				buf_puts(b, left);
 			}
 			break;
-		case '%': buf_putc(b, '%'); break;
-		default:
-			return false;
+		case 'k':
+			if (next != NULL)
+				bar_text(b, sv_str(next->c->key), tmux);
+			break;
+		case 't':
+			if (next != NULL)
+				bar_text(b, notification_of(s, next)->f[N_TITLE],
+				    tmux);
+			break;
+		default: buf_putc(b, '%'); break;	/* %%: format_ok */
 		}
 	}
-	return true;
 }
 
-struct listing {
-	struct arena	 arena;
-	struct state	*st;
-	struct buf	*out;
-	const char	*now;
-};
+/* "2 waiting, 1 notice, high, next deadline in 4m, 1 expired" */
+static void
+print_bar(struct buf *b, const struct survey *s)
+{
+	size_t	p = s->count[NEEDS_ANSWER], n = s->count[NOTICE];
+	char	left[32];
+
+	if (p > 0)
+		buf_printf(b, "%zu waiting, ", p);
+	if (n > 0)
+		buf_printf(b, "%zu notice%s, ", n, n == 1 ? "" : "s");
+	buf_puts(b, priority_name(s->highest));
+	if (s->deadline != NULL) {
+		time_left(left, sizeof(left), s->deadline, s->now);
+		buf_printf(b, ", next deadline in %s", left);
+	}
+	if (s->count[EXPIRED] > 0)
+		buf_printf(b, ", %zu expired", s->count[EXPIRED]);
+	buf_putc(b, '\n');
+}
 
 static void
-list_condition(const struct condition *c, void *arg)
+print_json(struct buf *b, struct survey *s)
 {
-	struct listing	*l = arg;
-	struct rec	 n;
+	struct item	*next = next_item(s);
+	int		 i;
 
-	if (!c->active)
-		return;
-	arena_reset(&l->arena);
-	if (!rec_parse(&l->arena, condition_text(l->st, &l->arena, c, false),
-	    false, &n))
-		errx(EXIT_SYSTEM, "internal error: unreadable record");
-	diag_safe(l->out, c->key, strlen(c->key));
-	buf_printf(l->out, "\t%s\t%s\t%s\t", priority_name(c->priority),
-	    qstatus_name(condition_qstatus(c, l->now)),
-	    c->expires_at != NULL ? c->expires_at : "-");
-	diag_safe(l->out, n.f[N_TITLE].p, n.f[N_TITLE].n);
-	buf_putc(l->out, '\n');
+	buf_printf(b, "{\"pending\":%zu,\"active\":%zu,\"by_priority\":{",
+	    s->count[NEEDS_ANSWER], s->active);
+	for (i = 0; i < 4; i++)
+		buf_printf(b, "%s\"%s\":%zu", i ? "," : "",
+		    priority_name(i), s->by_priority[i]);
+	buf_puts(b, "},\"highest_priority\":");
+	buf_json_cstr(b, s->highest_active >= 0 ?
+	    priority_name(s->highest_active) : NULL);
+	buf_printf(b, ",\"notices\":%zu,\"expired\":%zu,\"attention\":%zu",
+	    s->count[NOTICE], s->count[EXPIRED], s->count[NEEDS_ANSWER] +
+	    s->count[NOTICE]);
+	buf_puts(b, ",\"next_deadline\":");
+	buf_json_cstr(b, s->deadline);
+	buf_puts(b, ",\"next_key\":");
+	buf_json_cstr(b, next != NULL ? next->c->key : NULL);
+	buf_puts(b, ",\"next_title\":");
+	if (next != NULL) {
+		const struct rec *n = notification_of(s, next);
+		buf_json_str(b, n->f[N_TITLE].p, n->f[N_TITLE].n);
+	} else {
+		buf_puts(b, "null");
+	}
+	buf_puts(b, "}\n");
+}
+
+/* One tab-separated line per active condition, most urgent first. */
+static void
+print_list(struct buf *b, struct survey *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct item *it = &s->items[i];
+		show_sv(b, sv_str(it->c->key));
+		buf_printf(b, "\t%s\t%s\t%s\t", priority_name(it->c->priority),
+		    qstatus_name(it->qs), it->c->expires_at != NULL ?
+		    it->c->expires_at : "-");
+		show_sv(b, notification_of(s, it)->f[N_TITLE]);
+		buf_putc(b, '\n');
+	}
 }
 
 static void
 status_usage(FILE *f)
 {
-	fprintf(f, "usage: arc-status [-j journal] [--json | "
-	    "--list | --format format]\n");
+	fprintf(f, "usage: arc-status [-j journal] [--json | --list | "
+	    "--format format [--tmux]]\n"
+	    "       arc-status [-j journal] [--json] --show key\n"
+	    "       arc-status [-j journal] [--json] --history\n"
+	    "       arc-status [-j journal] --follow\n");
 }
+
+enum mode { M_BAR, M_FORMAT, M_LIST, M_SHOW, M_HISTORY };
+
+static const char *const mode_option[] = { "", "--format", "--list",
+    "--show", "--history" };
 
 int
 status_main(int argc, char **argv)
@@ -117,17 +379,23 @@ status_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "follow", no_argument, NULL, 'F' },
+		{ "tmux", no_argument, NULL, 'T' },
+		{ "show", required_argument, NULL, 's' },
+		{ "history", no_argument, NULL, 'H' },
 		{ "no-cache", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct journal	 j;
-	struct tally	 t = { 0 };
+	struct survey	 s;
 	struct buf	 out = { 0 };
-	const char	*journal = NULL, *format = NULL;
-	int		 ch, mode = 0, i;
-	char		 left[32];
+	const char	*journal = NULL, *format = NULL, *key = NULL;
+	char		 now[64];
+	enum mode	 mode = M_BAR, m;
+	bool		 json = false, tmux = false, follow = false;
+	int		 ch, status = 0;
 
 	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -135,15 +403,29 @@ status_main(int argc, char **argv)
 			journal = optarg;
 			break;
 		case 'J':
+			json = true;
+			break;
 		case 'l':
 		case 'f':
-			if (mode != 0 && mode != ch) {
-				status_usage(stderr);
-				return EXIT_USAGE;
-			}
-			mode = ch;
+		case 's':
+		case 'H':
+			m = ch == 'l' ? M_LIST : ch == 'f' ? M_FORMAT :
+			    ch == 's' ? M_SHOW : M_HISTORY;
+			if (mode != M_BAR && mode != m)
+				return usage_error(status_usage, "%s and %s: "
+				    "one at a time", mode_option[mode],
+				    mode_option[m]);
+			mode = m;
 			if (ch == 'f')
 				format = optarg;
+			if (ch == 's')
+				key = optarg;
+			break;
+		case 'T':
+			tmux = true;
+			break;
+		case 'F':
+			follow = true;
 			break;
 		case 'n':	/* --no-cache: there is no cache any more */
 			break;
@@ -159,55 +441,57 @@ status_main(int argc, char **argv)
 		}
 	}
 	if (optind != argc) {
-		status_usage(stderr);
+		(void)usage_error(status_usage, "unexpected argument: %s",
+		    safe(&out, argv[optind]));
+		buf_free(&out);
 		return EXIT_USAGE;
 	}
-	if (!read_journal(&j, journal))
-		return EXIT_SYSTEM;
-	t.now = arc_now();
-	t.highest = -1;
-	if (j.st != NULL)
-		state_foreach(j.st, count_condition, &t);
+	if (json && (mode == M_LIST || mode == M_FORMAT))
+		return usage_error(status_usage, "--json and %s: one at a time",
+		    mode_option[mode]);
+	if (tmux && mode != M_FORMAT)
+		return usage_error(status_usage, "--tmux goes with --format");
+	if (mode == M_FORMAT && !format_ok(format))
+		return usage_error(status_usage, "--format: unknown conversion; "
+		    "use %%p %%n %%a %%x %%h %%d %%k %%t or %%%%");
 
-	if (mode == 'J') {
-		buf_printf(&out, "{\"pending\":%zu,\"active\":%zu,"
-		    "\"by_priority\":{", t.pending, t.active);
-		for (i = 0; i < 4; i++)
-			buf_printf(&out, "%s\"%s\":%zu", i ? "," : "",
-			    priority_name(i), t.by_priority[i]);
-		buf_puts(&out, "},\"highest_priority\":");
-		buf_json_cstr(&out, t.highest >= 0 ? priority_name(t.highest) :
-		    NULL);
-		buf_puts(&out, ",\"next_deadline\":");
-		buf_json_cstr(&out, t.deadline);
-		buf_puts(&out, "}\n");
-	} else if (mode == 'l') {
-		struct listing l = { { 0 }, j.st, &out, t.now };
-		state_foreach(j.st, list_condition, &l);
-		arena_free(&l.arena);
-	} else if (t.active > 0 && mode == 'f') {
-		if (!print_format(&out, format, &t)) {
-			warnx("--format: unknown conversion; use %%p %%a %%h "
-			    "%%d or %%%%");
-			journal_close(&j);
+	if (follow && (mode != M_BAR || json || tmux))
+		return usage_error(status_usage, "--follow goes alone");
+	if (follow)
+		return status_follow(journal);
+	if (!read_journal(&j, journal)) {
+		/* A status bar shows the failure rather than going blank. */
+		if ((mode == M_BAR && !json) || mode == M_FORMAT) {
+			buf_puts(&out, UNREADABLE_MARK);
+			write_stdout(&out);
+			flush_stdout();
 			buf_free(&out);
-			return EXIT_USAGE;
 		}
+		journal_close(&j);
+		return EXIT_SYSTEM;
+	}
+	strlcpy(now, arc_now(), sizeof(now));
+	if (mode == M_SHOW || mode == M_HISTORY) {
+		status = mode == M_SHOW ? status_show(&j, key, json, now) :
+		    status_history(&j, json, now);
+		journal_close(&j);
+		return status;
+	}
+	survey(&s, j.st, now, mode == M_LIST);
+	if (json) {
+		print_json(&out, &s);
+	} else if (mode == M_LIST) {
+		print_list(&out, &s);
+	} else if (s.highest >= 0 && mode == M_FORMAT) {
+		print_format(&out, format, &s, tmux);
 		buf_putc(&out, '\n');
-	} else if (t.active > 0) {
-		if (t.pending > 0)
-			buf_printf(&out, "%zu waiting, ", t.pending);
-		buf_printf(&out, "%zu active, %s", t.active,
-		    priority_name(t.highest));
-		if (t.deadline != NULL) {
-			time_left(left, sizeof(left), t.deadline, t.now);
-			buf_printf(&out, ", next deadline in %s", left);
-		}
-		buf_putc(&out, '\n');
+	} else if (s.highest >= 0) {
+		print_bar(&out, &s);
 	}
 	write_stdout(&out);
 	flush_stdout();
 	buf_free(&out);
+	survey_free(&s);
 	journal_close(&j);
-	return 0;
+	return status;
 }

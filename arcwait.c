@@ -21,7 +21,7 @@
 static void
 wait_usage(FILE *f)
 {
-	fprintf(f, "usage: arc-wait [-j journal] [-t seconds] key\n");
+	fprintf(f, "usage: arc-wait [-j journal] [-t duration] key\n");
 }
 
 /* Milliseconds since an arbitrary start, from the monotonic clock. */
@@ -114,10 +114,10 @@ wait_main(int argc, char **argv)
 	struct question	 qn;
 	struct arena	 arena = { 0 };
 	struct stat	 sb;
+	struct buf	 shown = { 0 };
 	const char	*journal = NULL, *key;
-	char		*path, *end, *base = NULL;
-	double		 seconds = -1;
-	int64_t		 give_up = -1, wait_ms;
+	char		*path, *base = NULL;
+	int64_t		 timeout = -1, give_up = -1, wait_ms;
 	int		 ch, fd, status;
 
 	while ((ch = getopt_long(argc, argv, "j:t:h", longopts, NULL)) != -1) {
@@ -126,10 +126,11 @@ wait_main(int argc, char **argv)
 			journal = optarg;
 			break;
 		case 't':
-			seconds = strtod(optarg, &end);
-			if (*optarg == '\0' || *end != '\0' || !(seconds >= 0) ||
-			    seconds > 1e9) {
-				wait_usage(stderr);
+			if ((timeout = parse_duration_ms(optarg)) < 0) {
+				(void)usage_error(wait_usage, "-t %s: not a "
+				    "duration such as 30, 2.5, 90s, 10m or 1h30m",
+				    safe(&shown, optarg));
+				buf_free(&shown);
 				return EXIT_USAGE;
 			}
 			break;
@@ -144,16 +145,23 @@ wait_main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		wait_usage(stderr);
+	if (argc == optind)
+		return usage_error(wait_usage, "no key given");
+	if (argc - optind > 1) {
+		(void)usage_error(wait_usage, "one key at a time; %s is one "
+		    "too many", safe(&shown, argv[optind + 1]));
+		buf_free(&shown);
 		return EXIT_USAGE;
 	}
 	key = argv[optind];
-	if (seconds >= 0)
-		give_up = monotonic_ms() + (int64_t)(seconds * 1000);
+	if (timeout >= 0)
+		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
+		    INT64_MAX / 2;
 	path = journal_default_path(journal);
 	if (stat(path, &sb) == -1 && errno == ENOENT) {
-		warnx("no question under this key");
+		warnx("%s: no question under this key (no journal yet)",
+		    safe(&shown, key));
+		buf_free(&shown);
 		free(path);
 		return EXIT_REJECTED;
 	}
@@ -180,7 +188,9 @@ wait_main(int argc, char **argv)
 		journal_unlock(&j);
 		find_question(&j, &arena, key, &qn);
 		if (!qn.found) {
-			warnx("no question under this key");
+			warnx("%s: no question under this key%s", safe(&shown,
+			    key), state_lookup(j.st, key) != NULL ?
+			    " (a notice: nothing to answer)" : "");
 			status = EXIT_REJECTED;
 			break;
 		}
@@ -231,6 +241,7 @@ wait_main(int argc, char **argv)
 	if (fd != -1)
 		(void)close(fd);
 	free(base);
+	buf_free(&shown);
 	arena_free(&arena);
 	journal_close(&j);
 	return status;

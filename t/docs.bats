@@ -1,24 +1,130 @@
 #!/usr/bin/env bats
-# The manuals: one for every command, all of them lint-clean mdoc.
+# The manuals: one for every command, lint-clean mdoc that reads the same
+# under man(1) (groff) and mandoc(1), with examples that survive rendering;
+# and the command-line habits every command shares.
 load helper
 
+TOP="$BATS_TEST_DIRNAME/.."
+COMMANDS="arc-validate arc-apply arc-status arc-wait arc-answer arc-emit"
+
 @test "every command has a man page, and every page is mandoc -Tlint clean" {
-	local top="$BATS_TEST_DIRNAME/.." c
-	for c in $(sed -n 's/^COMMANDS = //p' "$top/Makefile"); do
-		[ -f "$top/man/$c.1" ] || { echo "no man page for $c"; false; }
+	local c
+	for c in $(sed -n 's/^COMMANDS = //p' "$TOP/Makefile"); do
+		[ -f "$TOP/man/$c.1" ] || { echo "no man page for $c"; false; }
 	done
-	run mandoc -Tlint -Wwarning "$top"/man/*.[157]
+	run mandoc -Tlint -Wwarning "$TOP"/man/*.[157]
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	run make -s -C "$TOP" lint-man
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 }
 
-@test "make install puts the commands and the pages under PREFIX" {
-	local top="$BATS_TEST_DIRNAME/.."
-	run make -s -C "$top" install PREFIX="$BATS_TEST_TMPDIR/usr"
+# words PAGE ENGINE: a rendered page as a list of words, without what the
+# two formatters may do differently and harmlessly: hyphenation at line
+# ends, the quotes of .Ql (`x' or 'x'), the dash of the NAME line.
+words() {
+	case $2 in
+	man) MANWIDTH=80 man -l -Tascii "$1" 2>/dev/null ;;
+	mandoc) mandoc -Tascii -Owidth=78 "$1" ;;
+	esac | col -bx | sed '1d;$d' | tr '`' "'" |
+	    sed -E ':a; /[A-Za-z]-$/ { N; s/-\n *([a-z])/\1/; ta }; s/([A-Za-z])-([A-Za-z])/\1\2/g' |
+	    tr -s ' \n' '\n\n' | sed '/^$/d; s/^--$/-/'
+}
+
+@test "every page reads the same under man (groff) and mandoc: no word lost, glued or reordered" {
+	local p
+	for p in "$TOP"/man/*.[157]; do
+		run diff <(words "$p" mandoc) <(words "$p" man)
+		[ "$status" -eq 0 ] || { echo "${p##*/}: mandoc < > man"; echo "$output"; false; }
+	done
+}
+
+@test "every one-line example (.Dl) renders as written, quotes and final dots kept, under man and mandoc" {
+	local p line man mandoc n=0
+	for p in "$TOP"/man/*.[157]; do
+		man=$(MANWIDTH=200 man -l "$p" 2>/dev/null | col -bx)
+		mandoc=$(mandoc -Tutf8 -Owidth=200 "$p" | col -bx)
+		while IFS= read -r line; do
+			n=$((n + 1))
+			grep -qF -- "$line" <<<"$man" || { echo "${p##*/} under man: $line"; false; }
+			grep -qF -- "$line" <<<"$mandoc" || { echo "${p##*/} under mandoc: $line"; false; }
+		done < <(sed -n 's/^\.Dl //p' "$p" | sed 's/\\e/\\/g; s/\\(aq/'"'"'/g; s/\\(dq/"/g; s/\\&//g')
+	done
+	[ "$n" -gt 5 ]
+	# arc-journal(5)'s jq example, as a person copies it
+	mandoc -Tutf8 -Owidth=200 "$TOP/man/arc-journal.5" | col -bx |
+	    grep -qF "jq -r 'select(.event.type == \"response.submitted\")"
+}
+
+@test "the man pages list the values of every enumerated option" {
+	local emit status v
+	emit=$(mandoc -Tascii "$TOP/man/arc-emit.1" | col -bx)
+	for v in information question permission blocked failure completion \
+	    low normal high critical answered expired cancelled superseded not_needed \
+	    single_choice text created updated resolved; do
+		grep -qw -- "$v" <<<"$emit" || { echo "arc-emit(1) does not name $v"; false; }
+	done
+	status=$(mandoc -Tascii "$TOP/man/arc-status.1" | col -bx)
+	for v in low normal high critical pending answered expired cancelled superseded none \
+	    %p %n %a %x %h %d %k %t %%; do
+		grep -qw -- "$v" <<<"$status" || grep -qF -- "$v" <<<"$status" ||
+		    { echo "arc-status(1) does not name $v"; false; }
+	done
+}
+
+@test "every command: -h and --help print the usage on stdout and exit 0" {
+	local c h
+	for c in $COMMANDS; do
+		for h in -h --help; do
+			run --separate-stderr "$c" "$h"
+			[ "$status" -eq 0 ] || { echo "$c $h: exit $status"; false; }
+			[[ "$output" == "usage: $c "* ]] || { echo "$c $h: $output"; false; }
+			[ -z "$stderr" ] || { echo "$c $h: $stderr"; false; }
+		done
+	done
+}
+
+@test "every command: a usage error says what was wrong before the usage, on stderr, exit 2" {
+	local c
+	for c in $COMMANDS; do
+		run --separate-stderr "$c" --no-such-option
+		[ "$status" -eq 2 ] || { echo "$c: exit $status"; false; }
+		[ -z "$output" ]
+		[[ "${stderr_lines[0]}" == *"$c: "*"--no-such-option"* ]] || { echo "$c: $stderr"; false; }
+		[[ "${stderr_lines[1]}" == "usage: $c "* ]] || { echo "$c: $stderr"; false; }
+	done
+}
+
+@test "diagnostics never carry an empty field: a whole-line problem has no path" {
+	run --separate-stderr arc-validate <<<'garbage'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "arc-validate: -:1: not JSON: "* ]]
+	run --separate-stderr arc-apply <<<'[1]'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "arc-apply: -:1: "* ]]
+	[[ "$stderr" != *": : "* ]]
+}
+
+@test "every option a command's usage names is described in its page" {
+	local c opt page
+	for c in $COMMANDS; do
+		page=$(mandoc -Tascii "$TOP/man/$c.1" | col -bx | sed -n '/^DESCRIPTION/,$p')
+		for opt in $("$c" --help | grep -oE -- '[[ |]--?[a-z][a-z-]*' | tr -d '[ |'); do
+			grep -qE -- "(^|[ ,])$opt([ ,:.]|$)" <<<"$page" || { echo "$c: $opt is not described"; false; }
+		done
+	done
+}
+
+@test "make install puts the commands, the pages and the schema under PREFIX" {
+	run make -s -C "$TOP" install PREFIX="$BATS_TEST_TMPDIR/usr"
 	[ "$status" -eq 0 ]
 	[ -x "$BATS_TEST_TMPDIR/usr/bin/arc-validate" ]
 	[ -x "$BATS_TEST_TMPDIR/usr/bin/arc-apply" ]
 	[ -f "$BATS_TEST_TMPDIR/usr/share/man/man7/arc.7" ]
 	[ -f "$BATS_TEST_TMPDIR/usr/share/man/man5/arc-journal.5" ]
+	cmp "$TOP/schemas/arc-0.2.schema.json" "$BATS_TEST_TMPDIR/usr/share/arc/arc-0.2.schema.json"
 	run "$BATS_TEST_TMPDIR/usr/bin/arc-validate" "$FIXTURES/valid/spec-created.json"
 	[ "$status" -eq 0 ]
+	# the installed pages are the ones man finds
+	MANPATH="$BATS_TEST_TMPDIR/usr/share/man" run man -w arc-status
+	[ "$output" = "$BATS_TEST_TMPDIR/usr/share/man/man1/arc-status.1" ]
 }

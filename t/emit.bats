@@ -66,3 +66,57 @@ load helper
 	[ "$status" -eq 0 ]
 	[ "$(field '[.status, .interaction.status] | join("|")')" = "201|pending" ]
 }
+
+@test "a new permission request without choices is refused: nobody could grant it" {
+	run --separate-stderr arc-emit --key deploy --kind permission --message "May I deploy?"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${stderr_lines[0]}" = "arc-emit: /request/response/choices: a permission request offers its choices, such as --choice allow:Allow --choice deny:Deny (see --choice; --notice for a notice that asks nothing)" ]
+	[ "${stderr_lines[1]}" = "arc-emit: no event was emitted" ]
+	# unless it is meant: a notice that sends the person to the agent's window
+	run --separate-stderr arc-emit --key deploy --kind permission --message "Look at Claude" --notice
+	[ "$status" -eq 0 ]
+	[ "$(field '.request | has("response")')" = false ]
+	arc-validate <<<"$output" >/dev/null
+	run --separate-stderr arc-emit --kind permission --message x --notice --choice a:A --choice b:B
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "arc-emit: --notice asks nothing: no --choice, --text-max or --response-kind" ]
+	# an update may leave them out: the pending question's carry over
+	run --separate-stderr arc-emit --type updated --key deploy --kind permission --message "Still?"
+	[ "$status" -eq 0 ]
+	run --separate-stderr arc-emit --key deploy --kind permission --message "May I?" --choice y:Yes --choice n:No
+	[ "$status" -eq 0 ]
+}
+
+@test "--expires-in takes a duration: 90, 90s, 10m, 1.5h, 1h30m, 2d; garbage is refused" {
+	local d want
+	for d in 90:01:17:30 90s:01:17:30 10m:01:26:00 1.5h:02:46:00 1h30m:02:46:00 2d:01:16:00; do
+		want="2026-08-2$([ "${d%%:*}" = 2d ] && echo 8 || echo 6)T${d#*:}Z"
+		ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-emit --key q --kind question --message "Branch?" --text-max 40 --expires-in "${d%%:*}"
+		[ "$(field .request.response.expires_at)" = "$want" ] || { echo "${d%%:*}: $output"; false; }
+	done
+	for d in soon -1m 10x ""; do
+		run --separate-stderr arc-emit --key q --kind question --message x --text-max 4 --expires-in "$d"
+		[ "$status" -eq 2 ]
+		[[ "${stderr_lines[0]}" == "arc-emit: --expires-in takes a duration"* ]]
+	done
+}
+
+@test "usage: -h and --help on stdout; what was wrong before the usage" {
+	for h in -h --help; do
+		run --separate-stderr arc-emit "$h"
+		[ "$status" -eq 0 ]
+		[[ "$output" == "usage: arc-emit "* ]]
+		[ -z "$stderr" ]
+	done
+	run --separate-stderr arc-emit --kind information --message hi stray
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "arc-emit: unexpected argument: stray" ]
+	[[ "${stderr_lines[1]}" == "usage: arc-emit "* ]]
+	run --separate-stderr arc-emit --kind question --message x --text-max 4 --expires-in 1m --expires-at 2026-09-01T00:00:00Z
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "arc-emit: --expires-in and --expires-at: one or the other" ]
+	run --separate-stderr arc-emit --bogus
+	[ "$status" -eq 2 ]
+	[[ "${stderr_lines[0]}" == *"unrecognized option"*"--bogus"* ]]
+}

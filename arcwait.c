@@ -118,7 +118,8 @@ wait_main(int argc, char **argv)
 	const char	*journal = NULL, *key;
 	char		*path, *base = NULL;
 	int64_t		 timeout = -1, give_up = -1, wait_ms;
-	int		 ch, fd, status;
+	int		 ch, fd = -1, status;
+	bool		 watched = false;
 
 	while ((ch = getopt_long(argc, argv, "j:t:h", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -165,8 +166,9 @@ wait_main(int argc, char **argv)
 		free(path);
 		return EXIT_REJECTED;
 	}
-	fd = watch_journal(path);
 	if (!journal_open(&j, path, true)) {
+		journal_close(&j);
+		buf_free(&shown);
 		free(path);
 		return EXIT_SYSTEM;
 	}
@@ -176,7 +178,6 @@ wait_main(int argc, char **argv)
 			err(EXIT_SYSTEM, "strdup");
 		free(copy);
 	}
-	free(path);
 	for (status = -1; status < 0;) {
 		const char *now;
 
@@ -211,7 +212,16 @@ wait_main(int argc, char **argv)
 			    EXIT_REJECTED;
 			break;
 		}
-		/* Pending: sleep until the journal changes or a deadline. */
+		/*
+		 * Pending: watch the journal (only now: a question already
+		 * settled costs no inotify instance, whose release is slow),
+		 * look once more, then sleep until it changes or a deadline.
+		 */
+		if (!watched) {
+			watched = true;
+			fd = watch_journal(path);
+			continue;
+		}
 		wait_ms = rfc3339_ms_between(now, sv_cstr_of(&arena,
 		    qn.q.f[I_EXPIRES_AT]));
 		if (give_up >= 0) {
@@ -240,6 +250,7 @@ wait_main(int argc, char **argv)
 	}
 	if (fd != -1)
 		(void)close(fd);
+	free(path);
 	free(base);
 	buf_free(&shown);
 	arena_free(&arena);

@@ -465,7 +465,7 @@ dismiss_one(struct journal *j, struct arena *a, const char *key,
 	    rec_parse(a, nt, false, &n)) {
 		has_q = c->interaction.len > 0 && (qt = condition_text(j->st, a,
 		    c, true)) != NULL && rec_parse(a, qt, true, &q);
-		condition_words(&w, &n, has_q ? &q : NULL, has_q ?
+		condition_words(&w, c, &n, has_q ? &q : NULL, has_q ?
 		    question_status(&q, now) : Q_NONE, now);
 	}
 	switch (state_dismiss(j->st, a, key, now, source, records)) {

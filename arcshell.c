@@ -176,8 +176,8 @@ question_words(struct buf *b, const struct rec *q, enum qstatus st,
 }
 
 void
-condition_words(struct buf *b, const struct rec *n, const struct rec *q,
-    enum qstatus st, const char *now)
+condition_words(struct buf *b, const struct condition *c, const struct rec *n,
+    const struct rec *q, enum qstatus st, const char *now)
 {
 	struct arena	 a = { 0 };
 	bool		 resolved = sv_eq(n->f[N_STATUS], "resolved");
@@ -197,7 +197,12 @@ condition_words(struct buf *b, const struct rec *n, const struct rec *q,
 		arena_free(&a);
 		return;
 	}
-	buf_puts(b, "resolved");
+	if (c != NULL && c->dismissed != NULL) {
+		buf_puts(b, "dismissed by ");
+		term_safe(b, c->dismissed, strlen(c->dismissed));
+	} else {
+		buf_puts(b, "resolved");
+	}
 	ago(b, &a, n->f[N_RESOLVED_AT], now);
 	if (n->f[N_OUTCOME].p != NULL) {
 		buf_puts(b, " (");

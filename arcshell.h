@@ -40,7 +40,7 @@ void	duration_words(char *, size_t, int64_t seconds);
 void	question_words(struct buf *, const struct rec *q, enum qstatus,
 	    const char *now);
 /* The condition's state in words: its question's, or the notice's. */
-void	condition_words(struct buf *, const struct rec *n,
+void	condition_words(struct buf *, const struct condition *, const struct rec *n,
 	    const struct rec *q, enum qstatus, const char *now);
 
 /* ---- producer text for a person ---- */

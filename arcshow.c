@@ -191,7 +191,7 @@ show_plain(struct buf *b, struct arena *a, const struct view *v,
 	show_sv(b, n->f[N_PRIORITY]);
 	buf_putc(b, '\n');
 	line(b, "state:");
-	condition_words(b, n, v->has_q ? q : NULL, v->qs, now);
+	condition_words(b, v->c, n, v->has_q ? q : NULL, v->qs, now);
 	buf_putc(b, '\n');
 	if (!v->has_q)
 		return;
@@ -326,7 +326,13 @@ history_plain(struct buf *b, struct arena *a, const struct view *v)
 	}
 	if (resolved && !(v->qs == Q_ANSWERED &&
 	    sv_eq(v->n.f[N_OUTCOME], "answered"))) {
-		buf_puts(b, v->qs == Q_NONE ? "resolved" : "; resolved");
+		buf_puts(b, v->qs == Q_NONE ? "" : "; ");
+		if (v->c->dismissed != NULL) {
+			buf_puts(b, "dismissed by ");
+			show_sv(b, sv_str(v->c->dismissed));
+		} else {
+			buf_puts(b, "resolved");
+		}
 		if (v->n.f[N_OUTCOME].p != NULL) {
 			buf_puts(b, " (");
 			show_sv(b, v->n.f[N_OUTCOME]);

@@ -92,8 +92,10 @@ state_free(struct state *st)
 	if (st == NULL)
 		return;
 	for (i = 0; i < st->cap; i++)
-		if (st->slots[i].c != NULL)
+		if (st->slots[i].c != NULL) {
 			free(st->slots[i].c->expires_at);
+			free(st->slots[i].c->dismissed);
+		}
 	arena_free(&st->pool);
 	free(st->slots);
 	free(st->seen);
@@ -340,6 +342,14 @@ store_interaction(struct state *st, struct condition *c, const struct rec *q,
 
 static const struct span no_span = { 0, 0 };
 
+/* Who dismissed a condition: set by its dismissal, cleared by any change. */
+static void
+set_dismissed(struct condition *c, struct sv by)
+{
+	free(c->dismissed);
+	c->dismissed = by.p != NULL ? xstrndup(by.p, by.n) : NULL;
+}
+
 /* Whether a notification is of the stored lifecycle. */
 static bool
 same_lifecycle(const struct condition *c, struct sv id)
@@ -568,7 +578,7 @@ load_seen(struct state *st, const struct jval *list)
 /* The members of a record, found in one pass. */
 struct record_parts {
 	const struct jval *seq, *at, *event, *notification, *interaction, *seen;
-	const struct jval *since;
+	const struct jval *since, *dismissed;
 	bool header;
 };
 
@@ -586,6 +596,7 @@ record_parts(const struct jval *r, struct record_parts *p)
 		{ "interaction", 11, offsetof(struct record_parts, interaction) },
 		{ "seen", 4, offsetof(struct record_parts, seen) },
 		{ "since", 5, offsetof(struct record_parts, since) },
+		{ "dismissed", 9, offsetof(struct record_parts, dismissed) },
 	};
 	size_t i, k;
 
@@ -670,6 +681,9 @@ state_load_record(struct state *st, struct arena *a, const char *line,
 		store_notification(st, c, &nr, span_in(line, line_offset,
 		    p.notification));
 		c->changed = changed;
+		set_dismissed(c, p.dismissed != NULL &&
+		    p.dismissed->type == J_STRING ? sv_json(p.dismissed) :
+		    (struct sv){ NULL, 0 });
 	}
 	if (p.interaction != NULL && !load_interaction(st, p.interaction,
 	    span_in(line, line_offset, p.interaction), changed))
@@ -746,6 +760,7 @@ state_record(struct state *st, const char *now, const struct change *ch,
 			store_interaction(st, c, NULL, no_span);
 		store_notification(st, c, &ch->n, ns);
 		c->changed = at.seconds;
+		set_dismissed(c, sv_str(ch->dismissed));
 		touch(st, c);
 	}
 	if (ch->has_q) {
@@ -934,6 +949,10 @@ compact_conditions(struct state *st, struct arena *a,
 		if (c->interaction.len > 0) {
 			buf_puts(out, ",\"interaction\":");
 			buf_puts(out, condition_text(st, a, c, true));
+		}
+		if (c->dismissed != NULL) {
+			buf_puts(out, ",\"dismissed\":");
+			buf_json_cstr(out, c->dismissed);
 		}
 		record_seal(out, start);
 		if (!compact_flush(cp, out, false))

@@ -57,6 +57,7 @@ struct condition {
 	enum qstatus	 qstatus;	/* as recorded; see condition_qstatus */
 	char		*expires_at;	/* of a pending question only */
 	int64_t		 changed;	/* its latest updated_at, in seconds */
+	char		*dismissed;	/* by whom, when a person dismissed it */
 };
 
 struct state;

@@ -173,7 +173,7 @@ on_tty() {
 	[ "$(field .active)" -eq 0 ]
 	ARC_NOW=2026-08-26T01:21:00Z run --separate-stderr arc-answer --dismiss build
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == "arc-answer: build: resolved 1 minute ago"*"; nothing to dismiss" ]]
+	[[ "$stderr" == "arc-answer: build: dismissed by cli 1 minute ago"*"; nothing to dismiss" ]]
 	run --separate-stderr arc-answer --dismiss nowhere
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "arc-answer: nowhere: nothing under this key to dismiss" ]

@@ -208,3 +208,18 @@ history() {
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"-:1: /notification"* ]]
 }
+
+@test "a dismissal says who dismissed, in --show and --history, across a compaction" {
+	apply <<<"$(information build)" >/dev/null
+	ARC_NOW=$T0 run --separate-stderr arc-answer --source phone --dismiss build
+	[ "$status" -eq 0 ]
+	ARC_NOW=$T0 run arc-status --show build
+	[[ "$output" == *"dismissed by phone"* ]]
+	ARC_NOW=$T0 arc-apply --compact
+	ARC_NOW=$T0 run arc-status --history
+	[[ "$output" == *"build"*"dismissed by phone"* ]]
+	# a new lifecycle under the key is not dismissed
+	apply <<<"$(information build)" >/dev/null
+	ARC_NOW=$T0 run arc-status --show build
+	[[ "$output" != *"dismissed"* ]]
+}

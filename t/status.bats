@@ -106,10 +106,10 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	ARC_NOW=2026-08-26T02:12:00Z run --separate-stderr arc-status --json
 	[ "$(field '[.active, .expired, .attention] | @csv')" = "0,0,0" ]
 	ARC_NOW=2026-08-26T02:12:00Z run --separate-stderr arc-status --history
-	[ "$output" = "2026-08-26T02:10:00Z  build  resolved (not_needed)
-2026-08-26T02:11:00Z  deploy  expired unanswered; resolved (expired)" ]
+	[ "$output" = "2026-08-26T02:10:00Z  build  dismissed by cli (not_needed)
+2026-08-26T02:11:00Z  deploy  expired unanswered; dismissed by cli (expired)" ]
 	ARC_NOW=2026-08-26T02:12:00Z run --separate-stderr arc-status --show deploy
-	[[ "$output" == *$'\nstate:    expired 12 minutes ago; resolved 1 minute ago (expired)\n'* ]]
+	[[ "$output" == *$'\nstate:    expired 12 minutes ago; dismissed by cli 1 minute ago (expired)\n'* ]]
 }
 
 @test "an answered question needs nobody: not counted" {

@@ -312,7 +312,7 @@ state_of() {
 	waits_for 'old: dismissed (expired'
 	[ -z "$(arc-status)" ]
 	send_line 'arc-answer --dismiss build'
-	waits_for 'arc-answer: build: resolved'
+	waits_for 'arc-answer: build: dismissed by cli'
 	[[ "$(history)" == *"; nothing to dismiss"* ]]
 }
 

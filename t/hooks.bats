@@ -1,66 +1,617 @@
 #!/usr/bin/env bats
-# The agent adapters in examples/: recorded payloads in each agent's
-# documented format become ARC events, and a decision comes back.
+# The agent adapters in examples/ on payloads shaped like the ones the real
+# clients send: t/fixtures/hooks/, which `make check-clients` proves match
+# the pinned Claude Code and Codex (their types and JSON Schemas), as it
+# proves that the outputs in out/ are what the clients accept.  Here: what
+# each event opens or closes, what the person is asked, and what goes back.
+# Observed through the commands only: arc-apply's result lines (a wrapper
+# keeps them), arc-status, arc-wait and arc-answer.
 load helper
 
 HOOKS="$BATS_TEST_DIRNAME/../examples"
-PAYLOADS="$FIXTURES/hooks"
+P="$FIXTURES/hooks"
+SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10	# the Claude Code fixtures' session
+CX=0199a213-81c0-7800-8aa1-bbab2a035a53	# the Codex fixtures' session
 
-# Waits (up to 5 s) until a question is pending under key.
-pending() {
+setup() {
+	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	unset ARC_NOW ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT
+	# Every result line arc-apply prints, for the adapters too.
+	APPLIED="$BATS_TEST_TMPDIR/applied"
+	mkdir -p "$BATS_TEST_TMPDIR/shim"
+	printf '#!/usr/bin/env bash\nset -o pipefail\n"%s" "$@" | tee -a "%s"\n' \
+	    "$(command -v arc-apply)" "$APPLIED" >"$BATS_TEST_TMPDIR/shim/arc-apply"
+	chmod +x "$BATS_TEST_TMPDIR/shim/arc-apply"
+	PATH="$BATS_TEST_TMPDIR/shim:$PATH"
+	: >"$APPLIED"
+}
+
+# An adapter a failed test left waiting is stopped (by its pid).
+eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
+teardown() {
+	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
+	helper_teardown
+}
+
+# hook [ADAPTER] DIR/NAME: runs an adapter on a fixture, like `run`.
+hook() {
+	local a=claude-code-hook
+	[ $# -eq 1 ] || { a=$1; shift; }
+	run --separate-stderr "$HOOKS/$a" <"$P/$1.json"
+}
+
+# start [ADAPTER] DIR/NAME: the same in the background, in a session of its
+# own with TERM, INT and HUP at their defaults (as a client starts it).
+start() {
+	local a=claude-code-hook
+	[ $# -eq 1 ] || { a=$1; shift; }
+	setsid env --default-signal=INT,TERM,HUP "$HOOKS/$a" <"$P/$1.json" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	hookpid=$!
+}
+
+# finish: waits for the background adapter; its exit status in $status.
+finish() {
+	status=0
+	wait "$hookpid" || status=$?
+}
+
+# asked PREFIX [N]: waits (up to 10 s) until N questions (default 1) are
+# pending under keys starting with PREFIX, and prints their keys.
+asked() {
+	local i keys
+	for i in $(seq 200); do
+		keys=$(arc-status --list | awk -F'\t' -v p="$1" \
+		    'index($1, p) == 1 && $3 == "pending" { print $1 }' | sort)
+		if [ -n "$keys" ] && [ "$(wc -l <<<"$keys")" -eq "${2:-1}" ]; then
+			echo "$keys"
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "no question under $1" >&2
+	return 1
+}
+
+# record KEY: the latest notification record arc-apply reported for KEY.
+record() {
+	jq -c --arg k "$1" 'select(.key == $k and .notification != null)
+	    | .notification' "$APPLIED" | tail -1
+}
+
+# active: the keys of the active conditions.
+active() { arc-status --list | cut -f1 | sort; }
+
+# same FILE: the adapter's output is the fixture FILE (as JSON).
+same() {
+	[ "$(jq -cS . "$BATS_TEST_TMPDIR/out")" = "$(jq -cS . "$P/$1")" ] ||
+	    { echo "got $(cat "$BATS_TEST_TMPDIR/out"), want $(cat "$P/$1")"; return 1; }
+}
+
+# alive SID: the processes of session SID that have not exited.
+alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
+
+# waiting SID: waits (up to 10 s) until an arc-wait runs in session SID.
+waiting() {
 	local i
-	for i in $(seq 100); do
-		[ "$(arc-status --list | awk -F'\t' -v k="$1" '$1 == k {print $3}')" = pending ] && return 0
+	for i in $(seq 200); do
+		ps -s "$1" -o args= | grep -q '[a]rc-wait' && return 0
 		sleep 0.05
 	done
 	return 1
 }
 
-@test "Claude Code Notification: a one-way request under the session's key" {
-	run --separate-stderr "$HOOKS/claude-code-hook" <"$PAYLOADS/claude-notification.json"
+# ---- Notification ----
+
+@test "Notification idle_prompt: a notice with its own title, normal priority, nothing printed" {
+	hook claude/notification-idle
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run record "claude-code:$SID:notice:idle_prompt"
+	[ "$(field '[.kind, .priority, .title, .message, .project, .agent, .agent_name, .session_id] | join("|")')" = "question|normal|Claude Code is waiting for your input|Claude is waiting for your input|site|claude-code|Claude Code|$SID" ]
+}
+
+@test "Notification auth_success: low priority information, not a permission" {
+	hook claude/notification-auth
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run record "claude-code:$SID:notice:auth_success"
+	[ "$(field '[.kind, .type, .priority, .title, .message] | join("|")')" = "information|info|low|Claude Code login succeeded|Claude Code login successful" ]
+}
+
+@test "Notification with a title of its own (plugin_notification) keeps that title" {
+	hook claude/notification-plugin
 	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	run arc-status --list
-	[[ "$output" == *$'claude-code:abc123:notice\tnormal\tnone\t-\tClaude Code'* ]]
-	[ "$(tail -1 "$ARC_JOURNAL" | jq -r '[.notification.message, .notification.project, .notification.agent] | join("|")')" = "Claude is waiting for your input|site|claude-code" ]
+	run record "claude-code:$SID:notice:plugin_notification"
+	[ "$(field '[.title, .message, .priority] | join("|")')" = "deploy-helper|Staging is ready for review|normal" ]
 }
 
-@test "Claude Code PermissionRequest: an answer 'allow' returns behavior allow" {
-	"$HOOKS/claude-code-hook" <"$PAYLOADS/claude-permission-request.json" >"$BATS_TEST_TMPDIR/out" &
-	pending claude-code:abc123:toolu_01ABC
-	[ "$(tail -1 "$ARC_JOURNAL" | jq -r '.interaction | [.title, .prompt, .native_request_id, (.choices | map(.id) | join(","))] | join("|")')" = "Claude Code wants to use Bash|Bash: npm run deploy|toolu_01ABC|allow,deny" ]
-	arc-answer claude-code:abc123:toolu_01ABC allow >/dev/null
-	wait
-	[ "$(jq -c . "$BATS_TEST_TMPDIR/out")" = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}' ]
+@test "Notification permission_prompt: a notice when no question is open, nothing while ours is pending" {
+	hook claude/notification-permission
+	run record "claude-code:$SID:notice:permission_prompt"
+	[ "$(field '[.kind, .priority, .title] | join("|")')" = "blocked|high|Claude Code needs your permission" ]
+	# with the PermissionRequest hook's question pending, no second notice
+	hook claude/user-prompt-submit
+	start claude/permission-bash
+	key=$(asked "claude-code:$SID:perm:")
+	: >"$APPLIED"
+	hook claude/notification-permission
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ ! -s "$APPLIED" ]
+	[ "$(active)" = "$key" ]
+	arc-answer "$key" deny >/dev/null
+	finish
 }
 
-@test "Claude Code PermissionRequest: an answer 'deny' returns behavior deny with a message" {
-	"$HOOKS/claude-code-hook" <"$PAYLOADS/claude-permission-request.json" >"$BATS_TEST_TMPDIR/out" &
-	pending claude-code:abc123:toolu_01ABC
-	arc-answer --source phone claude-code:abc123:toolu_01ABC deny >/dev/null
-	wait
-	[ "$(jq -c .hookSpecificOutput.decision "$BATS_TEST_TMPDIR/out")" = '{"behavior":"deny","message":"Denied through arc (phone)"}' ]
-}
+# ---- PermissionRequest ----
 
-@test "Claude Code PermissionRequest: no answer in time decides nothing and withdraws the question" {
-	ARC_HOOK_TIMEOUT=1 run --separate-stderr "$HOOKS/claude-code-hook" <"$PAYLOADS/claude-permission-request.json"
+@test "PermissionRequest Bash: the command, its description and four choices; 'allow' returns allow" {
+	start claude/permission-bash
+	key=$(asked "claude-code:$SID:perm:")
+	[ ${#key} -le 100 ]
+	run --separate-stderr arc-answer "$key" allow
 	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	# the latest notification and question records, across the journal
-	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -rs '[(map(.notification | select(.)) | last | .status, .outcome), (map(.interaction | select(.)) | last | .status)] | join("|")')" = "resolved|expired|expired" ]
-	run arc-status
-	[ -z "$output" ]
+	[ "$(field '.interaction | [.kind, .title, .prompt, (.choices | map(.id) | join(",")), .choices[1].label, .choices[1].detail, .choices[3].label] | join("|")')" = "permission|Claude Code wants to run a command|\$ npm run deploy -- --env production
+
+Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run deploy:*) in this project, for you|Deny and stop" ]
+	[ "$(field '.notification | [.priority, .project, .agent] | join("|")')" = "high|site|claude-code" ]
+	finish
+	[ "$status" -eq 0 ]
+	same claude/out/permission-allow.json
+	[ -z "$(active)" ]
 }
 
-@test "Codex notify: a finished turn becomes a completion request, without the prompts" {
-	run --separate-stderr "$HOOKS/codex-notify" "$(cat "$PAYLOADS/codex-notify.json")"
+@test "PermissionRequest: 'Always allow' returns the client's suggestions as updatedPermissions" {
+	start claude/permission-bash
+	arc-answer "$(asked "claude-code:$SID:perm:")" always >/dev/null
+	finish
 	[ "$status" -eq 0 ]
-	[ "$(tail -1 "$ARC_JOURNAL" | jq -r '.notification | [.key, .kind, .type, .project, .session_id] | join("|")')" = "codex:0199a213-81c0-7800-8aa1-bbab2a035a53|completion|completed|api|0199a213-81c0-7800-8aa1-bbab2a035a53" ]
-	! grep -q -e 'Rename the handler' -e 'Renamed it' "$ARC_JOURNAL"
+	same claude/out/permission-always.json
+	[ "$(jq -c .hookSpecificOutput.decision.updatedPermissions "$BATS_TEST_TMPDIR/out")" = "$(jq -c .permission_suggestions "$P/claude/permission-bash.json")" ]
 }
 
-@test "Codex notify: other payload types are ignored" {
-	run --separate-stderr "$HOOKS/codex-notify" '{"type":"something-else"}'
+@test "PermissionRequest: 'Deny' returns deny, with where the answer came from" {
+	start claude/permission-bash
+	arc-answer --source phone "$(asked "claude-code:$SID:perm:")" deny >/dev/null
+	finish
 	[ "$status" -eq 0 ]
-	[ ! -s "$ARC_JOURNAL" ]
+	same claude/out/permission-deny.json
+}
+
+@test "PermissionRequest: 'Deny and stop' returns deny with interrupt" {
+	start claude/permission-bash
+	arc-answer --source phone "$(asked "claude-code:$SID:perm:")" stop >/dev/null
+	finish
+	[ "$status" -eq 0 ]
+	same claude/out/permission-stop.json
+}
+
+@test "PermissionRequest Edit: the file and a short diff; no 'Always allow' without suggestions" {
+	start claude/permission-edit
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
+	[ "$(field '.interaction | [.title, .prompt, (.choices | map(.id) | join(","))] | join("|")')" = 'Claude Code wants to edit /home/me/site/src/config.js|/home/me/site/src/config.js: replace 3 line(s) with 4
+- const port = 8080;
+- const host = "localhost";
+- const debug = true;
++ const port = Number(process.env.PORT) || 8080;
++ const host = process.env.HOST || "localhost";
++ const debug = false;
++ const tls = true;|allow,deny,stop' ]
+	finish
+}
+
+@test "PermissionRequest Write: the file, its size and first lines; 'Always allow' switches the mode" {
+	start claude/permission-write
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" always
+	[ "$(field '.interaction | [.title, .prompt, .choices[1].detail] | join("|")')" = 'Claude Code wants to write /home/me/site/.env.production|/home/me/site/.env.production: 3 line(s), 33 character(s)
++ PORT=443
++ HOST=site.example
++ TLS=1|switch to acceptEdits mode for this session' ]
+	finish
+	same claude/out/permission-always-mode.json
+}
+
+@test "PermissionRequest for an MCP tool: the server, where it is configured, the tool and its arguments" {
+	start claude/permission-mcp
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" allow
+	[ "$(field '.interaction | [.title, .prompt] | join("|")')" = 'Claude Code wants to use create_issue from MCP server github|MCP server github (user), tool create_issue, with:
+{"owner":"me","repo":"site","title":"Deploy failed on staging","labels":["ci"]}' ]
+	finish
+	same claude/out/permission-allow.json
+}
+
+@test "UTF-8: the message, title and excerpt lines are cut by characters, never inside one" {
+	start claude/permission-utf8-bash
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
+	# a 4000-character message: 3999 kept, the cut between two 4-byte characters
+	[ "$(field '.interaction.prompt | [length, .[3998:]] | map(tostring) | join("|")')" = "4000|😀…" ]
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+	finish
+	start claude/permission-utf8
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
+	# the 200-character title ends inside the 3-byte characters of the path
+	[ "$(field '.interaction.title | [length, .[198:]] | map(tostring) | join("|")')" = "200|日…" ]
+	# excerpt lines: "+ " and 160 characters, cut between two 4-byte ones
+	[ "$(field '.interaction.prompt | split("\n")[1] | [length, .[157:]] | map(tostring) | join("|")')" = "162|ééé😀…" ]
+	[ "$(field '.interaction.prompt | split("\n")[2] | [length, .[160:]] | map(tostring) | join("|")')" = "162|語…" ]
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+	finish
+}
+
+@test "UTF-8: choice labels and details are cut by characters" {
+	jq -c '.tool_input.questions[0].options[0].label = ("ß" * 150 + "€" * 100)
+	    | .tool_input.questions[0].options[0].description = ("ü" * 498 + "😀😀😀")' \
+	    "$P/claude/ask-user-question.json" >"$BATS_TEST_TMPDIR/long.json"
+	"$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/long.json" >"$BATS_TEST_TMPDIR/out" &
+	hookpid=$!
+	keys=$(asked "claude-code:$SID:ask:" 2)
+	run --separate-stderr arc-answer "$(head -1 <<<"$keys")" o1
+	[ "$(field '.interaction.choices[0] | [(.label | length), (.label | .[198:]), (.detail | length), (.detail | .[498:])] | map(tostring) | join("|")')" = "200|€…|500|😀…" ]
+	arc-answer "$(tail -1 <<<"$keys")" o1 >/dev/null
+	finish
+	# the answer names the option as the client offered it, uncut
+	[ "$(jq -r '.hookSpecificOutput.decision.updatedInput.answers["Which date library should we use?"] | length' "$BATS_TEST_TMPDIR/out")" = 250 ]
+}
+
+# ---- AskUserQuestion, Elicitation ----
+
+@test "AskUserQuestion: one single_choice question per question; the answers return in updatedInput" {
+	start claude/ask-user-question
+	keys=$(asked "claude-code:$SID:ask:" 2)
+	# answered out of order: the second question first
+	run --separate-stderr arc-answer "$(tail -1 <<<"$keys")" o3
+	[ "$(field '.interaction | [.kind, .title, .prompt, (.choices | map(.id + "=" + .label) | join(","))] | join("|")')" = "single_choice|Claude Code asks: Location|Where should the helper live?|o1=src/lib/date.ts,o2=src/utils: a new folder,o3=Inline" ]
+	arc-answer "$(head -1 <<<"$keys")" o2 >/dev/null
+	finish
+	[ "$status" -eq 0 ]
+	same claude/out/ask-user-question.json
+}
+
+@test "AskUserQuestion with multiSelect is left to Claude Code's own dialog" {
+	hook claude/ask-multiselect
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ -z "$(active)" ]
+}
+
+@test "Elicitation with no fields: accept, decline or cancel, returned as the action" {
+	for a in accept decline cancel; do
+		start claude/elicitation-confirm
+		run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:el-7")" "$a"
+		[ "$(field '.interaction | [.kind, .title, .prompt] | join("|")')" = "single_choice|MCP server deploy asks|Deploy build 812 to production?" ]
+		finish
+		[ "$status" -eq 0 ]
+		same "claude/out/elicitation-$a.json"
+	done
+}
+
+@test "Elicitation with one text field: a text question, its bound from the schema; the text returns as content" {
+	start claude/elicitation-text
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:el-8")" --text 493027
+	[ "$(field '.interaction | [.kind, .text_max_length, .prompt] | map(tostring) | join("|")')" = "text|8|Enter the code sent to your phone
+
+One-time code" ]
+	finish
+	same claude/out/elicitation-text.json
+}
+
+@test "Elicitation forms with several fields, and URL elicitations, are left to Claude Code" {
+	for f in elicitation-form elicitation-url; do
+		hook "claude/$f"
+		[ "$status" -eq 0 ] && [ -z "$output" ]
+	done
+	[ -z "$(active)" ]
+}
+
+# ---- answered in the client's own dialog ----
+
+@test "PostToolUse: the person answered in Claude Code's dialog, so our question is withdrawn" {
+	start claude/permission-bash
+	key=$(asked "claude-code:$SID:perm:")
+	hook claude/post-tool-use
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	finish
+	[ "$status" -eq 0 ]
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ "$(record "$key" | jq -r '[.status, .outcome] | join("|")')" = "resolved|not_needed" ]
+	run arc-wait -t 1 "$key"
+	[ "$status" -eq 1 ]
+	[ -z "$(active)" ]
+}
+
+@test "PermissionDenied: the same tool call denied elsewhere withdraws our question" {
+	start claude/permission-bash
+	key=$(asked "claude-code:$SID:perm:")
+	hook claude/permission-denied
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	finish
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ "$(record "$key" | jq -r .outcome)" = not_needed ]
+}
+
+@test "ElicitationResult withdraws the elicitation's question" {
+	start claude/elicitation-confirm
+	asked "claude-code:$SID:elicit:el-7"
+	hook claude/elicitation-result
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	finish
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ -z "$(active)" ]
+}
+
+@test "PostToolUse with nothing open writes nothing" {
+	hook claude/post-tool-use
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ ! -s "$APPLIED" ]
+}
+
+# ---- Stop, UserPromptSubmit, SessionEnd ----
+
+@test "Stop: a completion notice with the last message (1000 characters at most) and the background work" {
+	hook claude/notification-idle
+	hook claude/stop
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run record "claude-code:$SID:stop"
+	[ "$(field '[.kind, .type, .priority, .title, .status] | join("|")')" = "completion|completed|normal|Claude Code finished|active" ]
+	[ "$(field '.message | split("\n") | [(.[0] | length), (.[0] | startswith("Deployed build 812")), (.[0] | endswith("…")), .[1]] | map(tostring) | join("|")')" = "1000|true|true|(1 background task(s) still running)" ]
+	# the earlier notice is resolved: the session's news is this one
+	[ "$(active)" = "claude-code:$SID:stop" ]
+}
+
+@test "Stop withdraws a question still pending in the session" {
+	start claude/permission-bash
+	key=$(asked "claude-code:$SID:perm:")
+	hook claude/stop
+	finish
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ "$(active)" = "claude-code:$SID:stop" ]
+}
+
+@test "SubagentStop changes nothing" {
+	hook claude/subagent-stop
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ ! -s "$APPLIED" ]
+}
+
+@test "UserPromptSubmit: the person is back, every request of this session is resolved, other sessions' stay" {
+	arc-emit --key "claude-code:other-session:stop" --kind completion --message "Done" |
+	    arc-apply -q >/dev/null
+	hook claude/notification-idle
+	hook claude/stop
+	start claude/permission-bash
+	key=$(asked "claude-code:$SID:perm:")
+	hook claude/user-prompt-submit
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	finish
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[ "$(active)" = "claude-code:other-session:stop" ]
+	[ "$(record "claude-code:$SID:stop" | jq -r '[.status, .outcome] | join("|")')" = "resolved|not_needed" ]
+}
+
+@test "UserPromptSubmit from a /loop wake-up is not the person: nothing changes" {
+	hook claude/stop
+	: >"$APPLIED"
+	hook claude/user-prompt-submit-loop
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ ! -s "$APPLIED" ]
+	[ "$(active)" = "claude-code:$SID:stop" ]
+}
+
+@test "SessionEnd resolves every request of the session" {
+	hook claude/notification-auth
+	hook claude/stop
+	hook claude/session-end
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ -z "$(active)" ]
+}
+
+# ---- never deciding by accident ----
+
+@test "no answer in time: nothing printed, exit 0, the question withdrawn" {
+	ARC_HOOK_TIMEOUT=1 hook claude/permission-bash
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[[ "$stderr" == *"no answer"* ]]
+	[ -z "$(active)" ]
+	run arc-wait -t 1 "$(jq -r 'select(.interaction) | .key' "$APPLIED" | head -1)"
+	[ "$status" -eq 1 ]
+	[ "$(field .status)" = expired ]
+}
+
+@test "ARC_HOOK_TIMEOUT takes the durations the other commands take" {
+	for t in 10m:600 90s:90 2h:7200 1d:86400 45:45 30.5:31 bogus:300 0:300 -5:300; do
+		ARC_HOOK_TIMEOUT=${t%%:*} start claude/permission-bash
+		run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
+		[ "$(field '.interaction | (.expires_at | fromdateiso8601) - (.created_at | sub("\\.[0-9]+"; "") | fromdateiso8601) | . >= '"${t#*:}"' - 1 and . <= '"${t#*:}")" = true ] ||
+		    { echo "ARC_HOOK_TIMEOUT=${t%%:*}: $output"; false; }
+		finish
+		[ "$status" -eq 0 ]
+		[ "$(jq -r .hookSpecificOutput.decision.behavior "$BATS_TEST_TMPDIR/out")" = deny ]
+	done
+	grep -q 'ARC_HOOK_TIMEOUT is not a duration' "$BATS_TEST_TMPDIR/err"
+}
+
+@test "a payload that is not JSON, not an object, or not UTF-8: exit 0, nothing printed, the reason on stderr" {
+	for p in '' 'not json' '[1,2]' '"x"' '{"hook_event_name":"PermissionRequest"'; do
+		run --separate-stderr "$HOOKS/claude-code-hook" <<<"$p"
+		[ "$status" -eq 0 ] && [ -z "$output" ]
+		[[ "$stderr" == "claude-code-hook: the payload is not one JSON object in UTF-8"* ]]
+	done
+	run --separate-stderr "$HOOKS/claude-code-hook" </dev/null
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ -z "$(active)" ]
+	# a lone surrogate (which ARC refuses) in a command
+	run --separate-stderr "$HOOKS/claude-code-hook" <<<'{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf \ud800"}}'
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[[ "$stderr" == "claude-code-hook: the payload is not one JSON object in UTF-8"* ]]
+	[[ "$stderr" != *"rm -rf"* ]]
+	[ -z "$(active)" ]
+	# bytes that are not UTF-8 are read as U+FFFD, and the notice stays valid
+	printf '{"session_id":"s","cwd":"/","hook_event_name":"Stop","last_assistant_message":"ok \xff\xfe"}' |
+	    "$HOOKS/claude-code-hook"
+	[ "$(record "claude-code:s:stop" | jq -r .message)" = "ok ��" ]
+}
+
+@test "the arc commands missing, or a journal that cannot be written: exit 0, nothing printed, never the prompt" {
+	PATH=/usr/bin:/bin run --separate-stderr "$HOOKS/claude-code-hook" <"$P/claude/permission-bash.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[[ "$stderr" == *"is not on PATH"* ]]
+	ARC_JOURNAL=/proc/arc/journal hook claude/permission-bash
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[[ "$stderr" == *"arc-apply did not take the PermissionRequest request"* ]]
+	[[ "$stderr" != *"npm run deploy"* ]]
+}
+
+@test "no fixture, in any failure, makes an adapter exit with anything but 0 (2 would deny)" {
+	for f in "$P"/claude/*.json "$P"/codex/*.json; do
+		a=claude-code-hook
+		[[ $f != */codex/* ]] || a=codex-hook
+		for j in "$ARC_JOURNAL" /proc/arc/journal; do
+			ARC_JOURNAL=$j ARC_HOOK_TIMEOUT=1 run --separate-stderr "$HOOKS/$a" <"$f"
+			[ "$status" -eq 0 ] || { echo "$a $f ($j): exit $status: $stderr"; false; }
+			[ -z "$output" ] || { echo "$a $f: printed $output"; false; }
+		done
+	done
+	# a broken jq, and a broken arc-wait, are failures too
+	printf '#!/bin/sh\nexit 2\n' >"$BATS_TEST_TMPDIR/shim/arc-wait"
+	chmod +x "$BATS_TEST_TMPDIR/shim/arc-wait"
+	hook claude/permission-bash
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[[ "$stderr" == *"arc-wait failed (exit 2)"* ]]
+	[ -z "$(active)" ]
+	printf '#!/bin/sh\nexit 2\n' >"$BATS_TEST_TMPDIR/shim/jq"
+	chmod +x "$BATS_TEST_TMPDIR/shim/jq"
+	hook claude/permission-bash
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	hook claude/stop
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
+@test "TERM, INT and HUP withdraw the question, stop arc-wait and leave no process behind" {
+	for sig in TERM INT HUP; do
+		start claude/permission-bash
+		key=$(asked "claude-code:$SID:perm:")
+		waiting "$hookpid"
+		kill -s "$sig" "$hookpid"
+		finish
+		[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+		grep -q 'stopped by a signal' "$BATS_TEST_TMPDIR/err"
+		[ "$(record "$key" | jq -r '[.status, .outcome] | join("|")')" = "resolved|cancelled" ]
+		[ -z "$(active)" ]
+		for i in $(seq 100); do
+			[ -n "$(alive "$hookpid")" ] || break
+			sleep 0.05
+		done
+		[ -z "$(alive "$hookpid")" ] || { ps -s "$hookpid" -o pid,stat,args; false; }
+	done
+}
+
+# ---- Codex ----
+
+@test "Codex PermissionRequest: labelled Codex, its turn kept, allow or deny only; 'allow' returns allow" {
+	start codex-hook codex/permission-request
+	key=$(asked "codex:$CX:perm:")
+	run --separate-stderr arc-answer "$key" allow
+	[ "$(field '[.notification.agent, .notification.agent_name, .notification.project, .interaction.turn_id, .interaction.title, .interaction.prompt, (.interaction.choices | map(.id) | join(","))] | join("|")')" = "codex|Codex|api|0199a215-0b4e-7c31-9d52-5e0f6a1b2c3d|Codex wants to run a command|\$ cargo publish --allow-dirty
+
+Publish the crate to crates.io|allow,deny" ]
+	finish
+	[ "$status" -eq 0 ]
+	same codex/out/permission-allow.json
+}
+
+@test "Codex PermissionRequest: 'deny' returns deny with a message, nothing Codex fails closed on" {
+	start codex-hook codex/permission-request
+	arc-answer --source phone "$(asked "codex:$CX:perm:")" deny >/dev/null
+	finish
+	[ "$status" -eq 0 ]
+	same codex/out/permission-deny.json
+	# and an answer Codex cannot take is refused, not sent
+	start codex-hook codex/permission-request
+	run --separate-stderr arc-answer "$(asked "codex:$CX:perm:")" stop
+	[ "$status" -eq 1 ]
+	arc-answer "$(asked "codex:$CX:perm:")" deny >/dev/null
+	finish
+	[ "$(jq -c '.hookSpecificOutput.decision | keys' "$BATS_TEST_TMPDIR/out")" = '["behavior","message"]' ]
+}
+
+@test "Codex Stop: a completion notice with the last message and the turn; UserPromptSubmit resolves it" {
+	hook codex-hook codex/stop
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run record "codex:$CX:stop"
+	[ "$(field '[.kind, .title, .message, .agent_name, .project] | join("|")')" = "completion|Codex finished|Renamed the handler to on_request and ran the tests: 214 passed.|Codex|api" ]
+	hook codex-hook codex/user-prompt-submit
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ -z "$(active)" ]
+	[ "$(record "codex:$CX:stop" | jq -r .outcome)" = not_needed ]
+}
+
+@test "Codex SessionEnd and Interrupt: the person is back, the session's requests are resolved" {
+	for e in session-end interrupt; do
+		hook codex-hook codex/stop
+		[ "$(active)" = "codex:$CX:stop" ]
+		hook codex-hook "codex/$e"
+		[ "$status" -eq 0 ] && [ -z "$output" ]
+		[ -z "$(active)" ]
+	done
+}
+
+@test "Codex: TERM withdraws the question and leaves no process" {
+	start codex-hook codex/permission-request
+	key=$(asked "codex:$CX:perm:")
+	kill -s TERM "$hookpid"
+	finish
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+	grep -q '^codex-hook: stopped by a signal' "$BATS_TEST_TMPDIR/err"
+	[ -z "$(active)" ]
+	for i in $(seq 100); do [ -n "$(alive "$hookpid")" ] || break; sleep 0.05; done
+	[ -z "$(alive "$hookpid")" ]
+}
+
+# ---- Codex's legacy notify ----
+
+@test "Codex notify: a finished turn becomes a completion notice, without the prompts or the answer" {
+	run --separate-stderr "$HOOKS/codex-notify" "$(cat "$P/codex-notify/turn-complete.json")"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run record "codex:$CX:stop"
+	[ "$(field '[.kind, .type, .project, .session_id, .message] | join("|")')" = "completion|completed|api|$CX|Codex finished a turn in api and is waiting for you." ]
+	! grep -q -e 'Rename the handler' -e 'Renamed it' "$APPLIED"
+	# the hooks' UserPromptSubmit resolves it too: one key for the turn
+	hook codex-hook codex/user-prompt-submit
+	[ -z "$(active)" ]
+}
+
+@test "Codex notify: a turn in / is in project /, not in an empty one" {
+	run --separate-stderr "$HOOKS/codex-notify" "$(cat "$P/codex-notify/root.json")"
+	[ "$status" -eq 0 ]
+	[ "$(record "codex:$CX:stop" | jq -r '[.project, .message] | join("|")')" = "/|Codex finished a turn in / and is waiting for you." ]
+}
+
+@test "Codex notify: other payloads, no payload and bad JSON are ignored" {
+	for a in '{"type":"something-else"}' 'not json' '[]'; do
+		run --separate-stderr "$HOOKS/codex-notify" "$a"
+		[ "$status" -eq 0 ] && [ -z "$output" ]
+	done
+	run --separate-stderr "$HOOKS/codex-notify"
+	[ "$status" -eq 0 ]
+	[ ! -s "$APPLIED" ]
+}
+
+@test "the adapters are valid shell, and the demo plays the recorded session" {
+	bash -n "$HOOKS/claude-code-hook"
+	bash -n "$HOOKS/codex-notify"
+	sh -n "$HOOKS/codex-hook"
+	run --separate-stderr "$HOOKS/hooks-demo"
+	[ "$status" -eq 0 ] || { echo "$output $stderr"; false; }
+	[[ "$output" == *'"behavior":"allow"'* ]]
+	[[ "$output" == *'"answers":{'* ]]
+}
+
+@test "make install puts the adapters where the README's snippets run them, and they run from there" {
+	local root="$BATS_TEST_TMPDIR/root" c
+	make -s -C "$BATS_TEST_DIRNAME/.." install DESTDIR="$root" >/dev/null
+	run grep -o -e '/usr/local/share/arc/examples/[a-z-]*' "$BATS_TEST_DIRNAME/../README"
+	[ "${#lines[@]}" -gt 10 ]
+	for c in $(printf '%s\n' "${lines[@]}" | sort -u); do
+		[ -x "$root$c" ] || { echo "README runs $c, make install does not put it there"; false; }
+	done
+	run --separate-stderr "$root/usr/local/share/arc/examples/codex-hook" <"$P/codex/stop.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$(active)" = "codex:$CX:stop" ]
 }

@@ -8,11 +8,9 @@
  * through term_safe(); a message's lines are drawn behind a "|" gutter so
  * that no message can pass itself off as our choices or our prompt.
  */
-#include <sys/inotify.h>
 
 #include <err.h>
 #include <errno.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -137,34 +135,6 @@ choice_match(const struct jval *choices, const char *s)
  * Watches the journal's folder, so that appends and a compaction's rename
  * both wake us; any change there is a reason to look (a look is cheap).
  */
-static int
-watch_folder(const char *path)
-{
-	char	*dir;
-	int	 fd;
-
-	if ((dir = strdup(path)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) != -1 &&
-	    inotify_add_watch(fd, dirname(dir), IN_MODIFY | IN_CLOSE_WRITE |
-	    IN_MOVED_TO | IN_CREATE) == -1) {
-		(void)close(fd);
-		fd = -1;
-	}
-	free(dir);
-	return fd;
-}
-
-static void
-drain(int fd)
-{
-	char	 ev[4096]
-	    __attribute__((aligned(__alignof__(struct inotify_event))));
-
-	while (read(fd, ev, sizeof(ev)) > 0)
-		;
-}
-
 struct person *
 person_start(struct journal *j)
 {
@@ -180,7 +150,7 @@ person_start(struct journal *j)
 		return NULL;
 	}
 	p->j = j;
-	p->watch = watch_folder(j->path);
+	p->watch = journal_watch(j->path);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll(2) wakes */
 	(void)sigemptyset(&sa.sa_mask);
@@ -244,7 +214,7 @@ person_wait(struct person *p, int64_t ms)
 	if (n == -1)
 		return WAKE_SIGNAL;	/* EINTR: a signal's flag is set */
 	if (p->watch != -1 && pfd[1].revents != 0)
-		drain(p->watch);
+		(void)journal_watch_read(p->watch, NULL);
 	return pfd[0].revents != 0 ? WAKE_KEY : WAKE_TICK;
 }
 

@@ -3,10 +3,14 @@
  * the current question under a key, time and states in words, producer
  * text made safe for a terminal, and usage errors.
  */
+#include <sys/inotify.h>
+
 #include <err.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arc.h"
 #include "arccmd.h"
@@ -260,4 +264,57 @@ usage_error(void (*usage)(FILE *), const char *fmt, ...)
 	va_end(ap);
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+/* ---- watching the journal ---- */
+
+/*
+ * Watches the journal's folder, so that appends and a compaction's rename
+ * both wake us.  Without inotify, the caller polls.
+ */
+int
+journal_watch(const char *path)
+{
+	char	*copy, *dir;
+	int	 fd;
+
+	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1)
+		return -1;
+	if ((copy = strdup(path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	dir = dirname(copy);
+	if (inotify_add_watch(fd, dir, IN_MODIFY | IN_CLOSE_WRITE |
+	    IN_MOVED_TO | IN_CREATE) == -1) {
+		(void)close(fd);
+		fd = -1;
+	}
+	free(copy);
+	return fd;
+}
+
+/*
+ * Reads the pending events; true when one concerns the journal itself (an
+ * append, or a compaction renaming a new file over it), not a neighbour
+ * (base NULL: when there was any).
+ */
+bool
+journal_watch_read(int fd, const char *base)
+{
+	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	ssize_t	 n;
+	bool	 ours = false;
+
+	while ((n = read(fd, ev, sizeof(ev))) > 0) {
+		char *p = ev;
+		while (p < ev + n) {
+			const struct inotify_event *e = (const void *)p;
+			if (base == NULL ||
+			    (e->len > 0 && strcmp(e->name, base) == 0))
+				ours = true;
+			if (e->mask & IN_Q_OVERFLOW)
+				ours = true;
+			p += sizeof(*e) + e->len;
+		}
+	}
+	return ours;
 }

@@ -60,4 +60,11 @@ int	status_history(struct journal *, bool json, const char *now);
 int	usage_error(void (*usage)(FILE *), const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/*
+ * An inotify watch on the journal's folder, so that appends and a
+ * compaction's rename both wake a poll(2); -1 without inotify (poll then).
+ */
+int	journal_watch(const char *path);
+bool	journal_watch_read(int fd, const char *base);
+
 #endif /* ARCSHELL_H */

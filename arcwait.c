@@ -1,7 +1,6 @@
 /*
  * arc-wait: a producer blocks until its question is settled.
  */
-#include <sys/inotify.h>
 
 #include <libgen.h>
 #include <poll.h>
@@ -33,55 +32,6 @@ monotonic_ms(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
 		err(EXIT_SYSTEM, "clock_gettime");
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * Watches the journal's folder, so that appends and a compaction's rename
- * both wake us.  Without inotify, the caller polls.
- */
-static int
-watch_journal(const char *path)
-{
-	char	*copy, *dir;
-	int	 fd;
-
-	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1)
-		return -1;
-	if ((copy = strdup(path)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	dir = dirname(copy);
-	if (inotify_add_watch(fd, dir, IN_MODIFY | IN_CLOSE_WRITE |
-	    IN_MOVED_TO | IN_CREATE) == -1) {
-		(void)close(fd);
-		fd = -1;
-	}
-	free(copy);
-	return fd;
-}
-
-/*
- * Reads the pending events; true when one concerns the journal itself (an
- * append, or a compaction renaming a new file over it), not a neighbour.
- */
-static bool
-drain(int fd, const char *base)
-{
-	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	ssize_t	 n;
-	bool	 ours = false;
-
-	while ((n = read(fd, ev, sizeof(ev))) > 0) {
-		char *p = ev;
-		while (p < ev + n) {
-			const struct inotify_event *e = (const void *)p;
-			if (e->len > 0 && strcmp(e->name, base) == 0)
-				ours = true;
-			if (e->mask & IN_Q_OVERFLOW)
-				ours = true;
-			p += sizeof(*e) + e->len;
-		}
-	}
-	return ours;
 }
 
 /* Marks a due question expired in the journal; false on a system failure. */
@@ -219,7 +169,7 @@ wait_main(int argc, char **argv)
 		 */
 		if (!watched) {
 			watched = true;
-			fd = watch_journal(path);
+			fd = journal_watch(path);
 			continue;
 		}
 		wait_ms = rfc3339_ms_between(now, sv_cstr_of(&arena,
@@ -244,7 +194,7 @@ wait_main(int argc, char **argv)
 			struct pollfd pfd = { fd, POLLIN, 0 };
 			int64_t until = monotonic_ms() + wait_ms + 1, left;
 			while ((left = until - monotonic_ms()) > 0 &&
-			    poll(&pfd, 1, (int)left) > 0 && !drain(fd, base))
+			    poll(&pfd, 1, (int)left) > 0 && !journal_watch_read(fd, base))
 				;
 		}
 	}

@@ -841,12 +841,23 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
     int64_t retain, int64_t window)
 {
 	struct sink		 s = { fd, path };
-	struct compaction	 cp = { now, retain, window, sink_write, &s };
+	struct compaction	 cp = { now, retain, window, sink_write, &s,
+	    NULL, 0 };
 	struct buf		 out = { 0 };
+	void			*map = MAP_FAILED;
 	bool			 ok;
 
+	/* The old file, mapped whole: kept records are copied, not read. */
+	if (j->offset > 0 && j->offset <= SIZE_MAX &&
+	    (map = mmap(NULL, (size_t)j->offset, PROT_READ, MAP_PRIVATE, j->fd,
+	    0)) != MAP_FAILED) {
+		cp.map = map;
+		cp.maplen = j->offset;
+	}
 	header_line(&out, state_seq(j->st));
 	ok = state_compact(j->st, &j->arena, &cp, &out);
+	if (map != MAP_FAILED)
+		(void)munmap(map, (size_t)j->offset);
 	if (ok && fsync(fd) == -1) {
 		warn("%s", path);
 		ok = false;

@@ -925,6 +925,21 @@ compact_flush(const struct compaction *cp, struct buf *out, bool last)
 	return true;
 }
 
+/* A record's text copied into the compaction, from the map when it can. */
+static void
+put_text(struct state *st, struct arena *a, const struct compaction *cp,
+    struct buf *out, const struct condition *c, bool interaction)
+{
+	const struct span *sp = interaction ? &c->interaction :
+	    &c->notification;
+
+	if (cp->map != NULL && !(sp->off & IN_BATCH) &&
+	    sp->off + sp->len <= cp->maplen)
+		buf_put(out, cp->map + sp->off, sp->len);
+	else
+		buf_puts(out, condition_text(st, a, c, interaction));
+}
+
 /* One record a kept condition: its notification and its question. */
 static bool
 compact_conditions(struct state *st, struct arena *a,
@@ -945,10 +960,10 @@ compact_conditions(struct state *st, struct arena *a,
 		buf_json_cstr(out, cp->now);
 		buf_printf(out, ",\"since\":%lld", (long long)c->changed);
 		buf_puts(out, ",\"notification\":");
-		buf_puts(out, condition_text(st, a, c, false));
+		put_text(st, a, cp, out, c, false);
 		if (c->interaction.len > 0) {
 			buf_puts(out, ",\"interaction\":");
-			buf_puts(out, condition_text(st, a, c, true));
+			put_text(st, a, cp, out, c, true);
 		}
 		if (c->dismissed != NULL) {
 			buf_puts(out, ",\"dismissed\":");

@@ -130,6 +130,8 @@ struct compaction {
 	int64_t		 retain, window;
 	bool		(*flush)(struct buf *, void *);
 	void		*arg;
+	const char	*map;	/* the journal mapped whole, or NULL: pread */
+	uint64_t	 maplen;
 };
 bool		 state_compact(struct state *, struct arena *,
 		    const struct compaction *, struct buf *out);

@@ -2,6 +2,7 @@
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
+DATADIR	?= $(PREFIX)/share/arc
 CC	?= cc
 CFLAGS	?= -O2 -g
 WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
@@ -10,18 +11,21 @@ CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
-OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcwait.o arcanswer.o arcemit.o arcvalidate.o arcstate.o \
+OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcshow.o arcwait.o arcfollow.o arcanswer.o arcemit.o arcvalidate.o arcstate.o arcrules.o \
 	   arcrecord.o arcjournal.o \
-	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o
-HEADERS	 = arc.h arccmd.h arcstate.h arcjournal.h arcshell.h
+	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o arccrc.o arcmirror.o \
+	   arcpick.o
+HEADERS	 = arc.h arccmd.h arcstate.h arcrules.h arcjournal.h arcshell.h arcpick.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
-	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1
+	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1
 MAN5	 = man/arc-journal.5
-MAN7	 = man/arc.7
+MAN7	 = man/arc.7 man/arc-hooks.7
 
 # Debian packages: to build, to test, to benchmark.
 DEBS	 = libcjson-dev libbsd-dev libmd-dev bats jq python3-jsonschema \
-	   mandoc time sqlite3 strace clang libclang-rt-14-dev valgrind
+	   mandoc time sqlite3 strace clang libclang-rt-14-dev valgrind \
+	   tmux man-db groff-base bsdextrautils python3 python3-crc32c \
+	   mosquitto mosquitto-clients
 
 all: $(COMMANDS)
 
@@ -57,6 +61,17 @@ lint-man:
 
 demo: deps all
 	@examples/demo
+
+# A recorded Claude Code and Codex session played through the hook adapters.
+demo-hooks: deps all
+	@PATH="$(CURDIR):$$PATH" examples/hooks-demo
+
+# The hook fixtures and the adapters' outputs against the Claude Code and
+# Codex packages pinned in t/clients/ (npm, installed into t/clients/cache).
+check-clients: deps all
+	@t/clients/check
+
+.PHONY: demo-hooks check-clients
 
 bench: deps all bench/cjson-parse bench/wakelat
 	@bench/run
@@ -113,9 +128,15 @@ install: all
 	for c in $(wordlist 2,99,$(COMMANDS)); do \
 	    ln -f $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS)) \
 	        $(DESTDIR)$(BINDIR)/$$c; done
+	install -m 755 examples/arc-mqtt $(DESTDIR)$(BINDIR)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
+	install -d $(DESTDIR)$(PREFIX)/share/arc/examples
+	install -m 755 examples/claude-code-hook examples/codex-hook \
+	    examples/codex-notify $(DESTDIR)$(PREFIX)/share/arc/examples
+	install -d $(DESTDIR)$(DATADIR)
+	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 
 clean:
 	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus

@@ -1,0 +1,574 @@
+/*
+ * arc-status --follow: the conditions as a stream, for notifiers and
+ * bridges.  First every active condition ("current"), then one "synced"
+ * line, then one NDJSON line per change until killed:
+ *
+ *   {"change":"opened","at":NOW,"key":K,"notification":{...},
+ *    "interaction":{...}|null}
+ *
+ * with change one of opened, updated, answered, expired, resolved,
+ * dismissed, removed.  The records are the full forms arc-apply prints.
+ *
+ * How a change is seen: the journal's folder is watched with inotify, as
+ * arc-wait does, so that appends and a compaction's rename both wake us.
+ * After each catch-up the conditions are compared with what was last
+ * reported, kept per active key: where a record now lives in the file
+ * (cheap, and enough while the file is the same one) and, when that moved,
+ * a hash of the record's full form, so that a compaction, which moves
+ * every record without changing one, reports nothing.  A question expires
+ * by time, not by a record: a timer set to the nearest deadline reports
+ * it, and the record a waiter later writes for it reports nothing more.
+ * The journal's own line format is never read here; only the state API.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <libgen.h>
+#include <poll.h>
+#include <time.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arccmd.h"
+#include "arcshell.h"
+
+#define SAFETY_POLL_MS	5000	/* in case a wake-up is ever lost */
+#define NO_INOTIFY_MS	1000	/* without inotify, a plain poll */
+
+enum change { CH_NONE, CH_CURRENT, CH_OPENED, CH_UPDATED, CH_ANSWERED,
+    CH_EXPIRED, CH_RESOLVED, CH_DISMISSED, CH_REMOVED };
+
+static const char *const change_names[] = { "none", "current", "opened",
+    "updated", "answered", "expired", "resolved", "dismissed", "removed" };
+
+/* What was last reported for one active condition. */
+struct seen {
+	char			*key;
+	size_t			 keylen;
+	char			 notification_id[32];
+	char			*event_id;	/* the notification's */
+	struct span		 n, i;	/* where its records were */
+	uint64_t		 gen;	/* in which file */
+	uint64_t		 pass;	/* the last catch-up that saw it */
+	enum qstatus		 eff;	/* its question's status, by the clock */
+	char			 nhash[ARC_HEX_DIGEST], ihash[ARC_HEX_DIGEST];
+	/* During a pass: what to report, and the condition to report. */
+	enum change		 change;
+	const struct condition	*c;
+	bool			 gone;	/* resolved or removed: drop after */
+};
+
+/* The reported conditions: a hash table of them by key, linear probing. */
+struct seen_table {
+	struct seen	**slot;
+	size_t		  cap, n;
+};
+
+static size_t
+key_hash(const char *key, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	while (len-- > 0)
+		h = (h ^ (unsigned char)*key++) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static size_t
+seen_slot(const struct seen_table *t, const char *key, size_t len)
+{
+	size_t i = key_hash(key, len) & (t->cap - 1);
+
+	while (t->slot[i] != NULL && (t->slot[i]->keylen != len ||
+	    memcmp(t->slot[i]->key, key, len) != 0))
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+static struct seen *
+seen_find(const struct seen_table *t, const char *key, size_t len)
+{
+	return t->cap == 0 ? NULL : t->slot[seen_slot(t, key, len)];
+}
+
+static void
+seen_add(struct seen_table *t, struct seen *e)
+{
+	struct seen	**old = t->slot;
+	size_t		  oldcap = t->cap, i;
+
+	if ((t->n + 1) * 2 > t->cap) {
+		t->cap = t->cap == 0 ? 16 : t->cap * 2;
+		if ((t->slot = calloc(t->cap, sizeof(*t->slot))) == NULL)
+			err(EXIT_SYSTEM, "calloc");
+		for (i = 0; i < oldcap; i++)
+			if (old[i] != NULL)
+				t->slot[seen_slot(t, old[i]->key,
+				    old[i]->keylen)] = old[i];
+		free(old);
+	}
+	t->slot[seen_slot(t, e->key, e->keylen)] = e;
+	t->n++;
+}
+
+/* Takes an entry out, moving later ones of its run back (no tombstones). */
+static void
+seen_remove(struct seen_table *t, struct seen *e)
+{
+	size_t i = seen_slot(t, e->key, e->keylen), j, home;
+
+	t->slot[i] = NULL;
+	t->n--;
+	for (j = (i + 1) & (t->cap - 1); t->slot[j] != NULL;
+	    j = (j + 1) & (t->cap - 1)) {
+		home = key_hash(t->slot[j]->key, t->slot[j]->keylen) &
+		    (t->cap - 1);
+		/* Move it back if its home is not within (i, j]. */
+		if ((j > i && (home <= i || home > j)) ||
+		    (j < i && (home <= i && home > j))) {
+			t->slot[i] = t->slot[j];
+			t->slot[j] = NULL;
+			i = j;
+		}
+	}
+}
+
+static int
+seen_cmp(const void *pa, const void *pb)
+{
+	const struct seen	*a = *(struct seen *const *)pa;
+	const struct seen	*b = *(struct seen *const *)pb;
+	size_t			 n = a->keylen < b->keylen ? a->keylen : b->keylen;
+	int			 r = memcmp(a->key, b->key, n);
+
+	if (r != 0)
+		return r;
+	return (a->keylen > b->keylen) - (a->keylen < b->keylen);
+}
+
+struct follower {
+	struct journal		 j;
+	struct arena		 arena;
+	struct seen_table	 seen;
+	struct seen		**changed;	/* this pass, by key */
+	size_t			 nchanged, capchanged;
+	struct buf		 out, n, i;
+	uint64_t		 gen, pass, offset;
+	dev_t			 dev;
+	ino_t			 ino;
+	bool			 opened;	/* a file has been read */
+	char			 now[64];
+	char			*deadline;	/* the nearest pending one */
+};
+
+static char *
+xstrdup(const char *s)
+{
+	char *p;
+
+	if ((p = strdup(s)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	return p;
+}
+
+/*
+ * A condition's records in their full forms, into f->n and f->i; with
+ * expired set, a question still recorded as pending reads "expired".
+ */
+static void
+render(struct follower *f, const struct condition *c, bool expired)
+{
+	const char	*text;
+	struct rec	 r;
+
+	f->n.len = f->i.len = 0;
+	text = condition_text(f->j.st, &f->arena, c, false);
+	record_write_full(&f->n, &f->arena, text, false);
+	if ((text = condition_text(f->j.st, &f->arena, c, true)) == NULL) {
+		buf_puts(&f->i, "null");
+		return;
+	}
+	if (!rec_parse(&f->arena, text, true, &r))
+		errx(EXIT_SYSTEM, "%s: unreadable record", f->j.path);
+	if (expired && sv_is(r.f[I_STATUS], "pending"))
+		r.f[I_STATUS] = sv_str("expired");
+	rec_write(&f->i, &r, true, true);
+}
+
+/* The notification's event_id, which a person's dismissal leaves as it was. */
+static char *
+event_id_of(struct follower *f, const struct condition *c)
+{
+	const char	*text = condition_text(f->j.st, &f->arena, c, false);
+	struct rec	 r;
+
+	if (text == NULL)
+		return NULL;
+	if (!rec_parse(&f->arena, text, false, &r))
+		errx(EXIT_SYSTEM, "%s: unreadable record", f->j.path);
+	return xstrdup(sv_cstr_of(&f->arena, r.f[N_EVENT_ID]));
+}
+
+/* Keeps what is now reported for a condition: where, what, and when. */
+static void
+remember(struct follower *f, struct seen *e, const struct condition *c,
+    enum qstatus eff, const char *nhash, const char *ihash)
+{
+	memcpy(e->nhash, nhash, sizeof(e->nhash));
+	memcpy(e->ihash, ihash, sizeof(e->ihash));
+	e->n = c->notification;
+	e->i = c->interaction;
+	e->gen = f->gen;
+	e->eff = eff;
+	memcpy(e->notification_id, c->notification_id,
+	    sizeof(e->notification_id));
+	free(e->event_id);
+	e->event_id = event_id_of(f, c);
+}
+
+static bool
+same_span(struct span a, struct span b)
+{
+	return a.off == b.off && a.len == b.len;
+}
+
+static enum change
+status_change(enum qstatus eff)
+{
+	return eff == Q_ANSWERED ? CH_ANSWERED : eff == Q_EXPIRED ?
+	    CH_EXPIRED : CH_UPDATED;
+}
+
+/*
+ * What changed in a condition.  Its records are read only when they moved
+ * in the file, and reported only when their full forms differ; a question
+ * recorded expired after its deadline was reported is not news.
+ */
+static enum change
+classify(struct follower *f, struct seen *e, const struct condition *c,
+    enum qstatus eff)
+{
+	char		 nhash[ARC_HEX_DIGEST], ihash[ARC_HEX_DIGEST], *event_id;
+	enum change	 ch;
+	bool		 dismissed;
+
+	if (!c->active) {
+		/* An answer settles the question and the condition at once. */
+		if (eff == Q_ANSWERED && e->eff != Q_ANSWERED)
+			return CH_ANSWERED;
+		event_id = event_id_of(f, c);
+		/* A consumer-made resolution carries no event of its own. */
+		dismissed = e->event_id != NULL && event_id != NULL &&
+		    strcmp(event_id, e->event_id) == 0;
+		free(event_id);
+		return dismissed ? CH_DISMISSED : CH_RESOLVED;
+	}
+	if (e->gen == f->gen && same_span(e->n, c->notification) &&
+	    same_span(e->i, c->interaction) &&
+	    strcmp(e->notification_id, c->notification_id) == 0) {
+		if (eff == e->eff)
+			return CH_NONE;
+		e->eff = eff;	/* by the clock: a deadline passed */
+		return status_change(eff);
+	}
+	render(f, c, false);
+	sha256_hex(f->n.p, f->n.len, nhash);
+	sha256_hex(f->i.p, f->i.len, ihash);
+	if (e->change == CH_CURRENT || e->change == CH_OPENED ||
+	    strcmp(e->notification_id, c->notification_id) != 0)
+		ch = e->change == CH_CURRENT ? CH_CURRENT : CH_OPENED;
+	else if (eff != e->eff)
+		ch = status_change(eff);
+	else if (strcmp(nhash, e->nhash) == 0 &&
+	    (strcmp(ihash, e->ihash) == 0 || eff == Q_EXPIRED))
+		ch = CH_NONE;	/* moved by a compaction, or expiry recorded */
+	else
+		ch = CH_UPDATED;
+	remember(f, e, c, eff, nhash, ihash);
+	return ch;
+}
+
+static void
+note_deadline(struct follower *f, const struct condition *c)
+{
+	if (c->expires_at == NULL)
+		return;
+	if (f->deadline == NULL || rfc3339_cmp(c->expires_at, f->deadline) < 0)
+		f->deadline = c->expires_at;
+}
+
+static void
+visit(const struct condition *c, void *arg)
+{
+	struct follower	*f = arg;
+	struct seen	*e;
+	enum qstatus	 eff;
+
+	arena_reset(&f->arena);
+	e = seen_find(&f->seen, c->key, c->keylen);
+	if (e == NULL && !c->active)
+		return;	/* never reported, nothing to report */
+	eff = condition_qstatus(c, f->now);
+	if (c->active && eff == Q_PENDING)
+		note_deadline(f, c);
+	if (e == NULL) {
+		if ((e = calloc(1, sizeof(*e))) == NULL ||
+		    (e->key = malloc(c->keylen + 1)) == NULL)
+			err(EXIT_SYSTEM, "calloc");
+		memcpy(e->key, c->key, c->keylen + 1);
+		e->keylen = c->keylen;
+		seen_add(&f->seen, e);
+		e->change = f->pass == 1 ? CH_CURRENT : CH_OPENED;
+	}
+	e->change = classify(f, e, c, eff);
+	e->pass = f->pass;
+	e->c = c;
+	e->gone = !c->active;	/* settled: reported once, then forgotten */
+}
+
+static void
+forget(struct follower *f, struct seen *e)
+{
+	seen_remove(&f->seen, e);
+	free(e->key);
+	free(e->event_id);
+	free(e);
+}
+
+static void
+add_changed(struct follower *f, struct seen *e)
+{
+	if (f->nchanged == f->capchanged) {
+		f->capchanged = f->capchanged == 0 ? 16 : f->capchanged * 2;
+		f->changed = reallocarray(f->changed, f->capchanged,
+		    sizeof(*f->changed));
+		if (f->changed == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	f->changed[f->nchanged++] = e;
+}
+
+/* One line per change, in key order. */
+static void
+report(struct follower *f)
+{
+	struct seen	*e;
+	size_t		 i;
+
+	f->nchanged = 0;
+	for (i = 0; i < f->seen.cap; i++) {
+		if ((e = f->seen.slot[i]) == NULL)
+			continue;
+		if (e->pass != f->pass) {
+			e->change = CH_REMOVED;	/* left the state while active */
+			e->gone = true;
+			e->c = NULL;
+		}
+		if (e->change != CH_NONE)
+			add_changed(f, e);
+	}
+	if (f->nchanged > 1)
+		qsort(f->changed, f->nchanged, sizeof(*f->changed), seen_cmp);
+	for (i = 0; i < f->nchanged; i++) {
+		e = f->changed[i];
+		arena_reset(&f->arena);
+		buf_printf(&f->out, "{\"change\":\"%s\",\"at\":",
+		    change_names[e->change]);
+		buf_json_cstr(&f->out, f->now);
+		buf_puts(&f->out, ",\"key\":");
+		buf_json_str(&f->out, e->key, e->keylen);
+		if (e->c != NULL) {
+			render(f, e->c, condition_qstatus(e->c, f->now) ==
+			    Q_EXPIRED);
+			buf_puts(&f->out, ",\"notification\":");
+			buf_put(&f->out, f->n.p, f->n.len);
+			buf_puts(&f->out, ",\"interaction\":");
+			buf_put(&f->out, f->i.p, f->i.len);
+		} else {
+			buf_puts(&f->out, ",\"notification\":null,"
+			    "\"interaction\":null");
+		}
+		buf_puts(&f->out, "}\n");
+		e->change = CH_NONE;
+		e->c = NULL;
+		if (e->gone)
+			forget(f, e);
+	}
+}
+
+/*
+ * Catches up with the journal and reports what changed.  Returns false on
+ * a system failure (the journal cannot be read safely).
+ */
+static bool
+catch_up(struct follower *f)
+{
+	if (!journal_lock(&f->j, false))
+		return false;
+	if (f->j.fd != -1 && !f->j.missing && (!f->opened ||
+	    f->j.dev != f->dev || f->j.ino != f->ino ||
+	    f->j.offset < f->offset)) {
+		f->gen++;	/* another file: every record moved */
+		f->dev = f->j.dev;
+		f->ino = f->j.ino;
+		f->opened = true;
+	}
+	f->offset = f->j.offset;
+	f->pass++;
+	f->deadline = NULL;
+	strlcpy(f->now, arc_now_advancing(), sizeof(f->now));
+	state_foreach(f->j.st, visit, f);
+	report(f);
+	/* The deadline points into the state: keep a copy past the lock. */
+	f->deadline = f->deadline != NULL ? xstrdup(f->deadline) : NULL;
+	journal_unlock(&f->j);
+	return true;
+}
+
+/* mkdir -p, mode 0700, as for every journal's missing parents. */
+static void
+make_folder(char *dir)
+{
+	char *p;
+
+	for (p = dir + 1; ; p++) {
+		bool last = *p == '\0';
+		if (*p != '/' && !last)
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			err(EXIT_SYSTEM, "%s", dir);
+		if (last)
+			break;
+		*p = '/';
+	}
+}
+
+/*
+ * Watches the journal's folder, created if missing (journal_watch); -1
+ * without inotify.  *base is the journal's name in it.
+ */
+static int
+watch_folder(const char *path, char **base)
+{
+	char	*copy, *dir;
+
+	if ((copy = strdup(path)) == NULL ||
+	    (*base = strdup(basename(copy))) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	strlcpy(copy, path, strlen(path) + 1);
+	dir = xstrdup(dirname(copy));
+	make_folder(dir);
+	free(dir);
+	free(copy);
+	return journal_watch(path);
+}
+
+/* Milliseconds on the monotonic clock. */
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Sleeps until the journal itself changes, the nearest deadline passes or
+ * the safety poll is due.  False when the reader of our output has gone.
+ */
+static bool
+sleep_until_change(const struct follower *f, int fd, const char *base)
+{
+	struct pollfd	 pfd[2];
+	int64_t		 ms = fd == -1 ? NO_INOTIFY_MS : SAFETY_POLL_MS, due;
+	int64_t		 until, left;
+
+	if (f->deadline != NULL) {
+		due = rfc3339_ms_between(arc_now_advancing(), f->deadline) + 1;
+		if (due < ms)
+			ms = due < 1 ? 1 : due;
+	}
+	until = monotonic_ms() + ms;
+	pfd[0].fd = STDOUT_FILENO;
+	pfd[0].events = 0;	/* POLLERR: a pipe whose reader is gone */
+	pfd[1].fd = fd;
+	pfd[1].events = POLLIN;
+	while ((left = until - monotonic_ms()) > 0) {
+		if (poll(pfd, fd == -1 ? 1 : 2, (int)left) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(EXIT_SYSTEM, "poll");
+		}
+		if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL))
+			return false;
+		if (fd != -1 && (pfd[1].revents & POLLIN) &&
+		    journal_watch_read(fd, base))
+			break;
+	}
+	return true;
+}
+
+int
+status_follow(const char *journal)
+{
+	struct follower	 f;
+	struct seen	*e;
+	char		*path, *base;
+	size_t		 i;
+	int		 fd, status = 0;
+
+	memset(&f, 0, sizeof(f));
+	path = journal_default_path(journal);
+	fd = watch_folder(path, &base);
+	if (!journal_open(&f.j, path, false)) {
+		journal_close(&f.j);
+		free(path);
+		free(base);
+		if (fd != -1)
+			(void)close(fd);
+		return EXIT_SYSTEM;
+	}
+	free(path);
+	for (;;) {
+		if (!catch_up(&f)) {
+			status = EXIT_SYSTEM;
+			break;
+		}
+		if (f.pass == 1) {
+			buf_puts(&f.out, "{\"change\":\"synced\",\"at\":");
+			buf_json_cstr(&f.out, f.now);
+			buf_puts(&f.out, "}\n");
+		}
+		write_stdout(&f.out);
+		flush_stdout();
+		f.out.len = 0;
+		if (!sleep_until_change(&f, fd, base))
+			break;
+		free(f.deadline);
+		f.deadline = NULL;
+	}
+	for (i = 0; i < f.seen.cap; i++)
+		if ((e = f.seen.slot[i]) != NULL) {
+			free(e->key);
+			free(e->event_id);
+			free(e);
+		}
+	free(f.seen.slot);
+	free(f.changed);
+	if (fd != -1)
+		(void)close(fd);
+	free(base);
+	free(f.deadline);
+	buf_free(&f.out);
+	buf_free(&f.n);
+	buf_free(&f.i);
+	arena_free(&f.arena);
+	journal_close(&f.j);
+	return status;
+}

@@ -1,0 +1,88 @@
+# Shared by t/mqtt.bats and bench/mqtt: a broker of our own, processes
+# started in sessions of their own and stopped by their ids, and waits
+# for what the broker eventually shows.
+MQTT_DIR=${MQTT_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+ARC_MQTT=${ARC_MQTT:-$MQTT_DIR/../../examples/arc-mqtt}
+
+# The broker lives in $BROKER (a folder).
+broker() { "$MQTT_DIR/broker" "$1" "$BROKER"; }
+
+# as USER CMD...: runs CMD with USER's broker options (host, port, password).
+as() {
+	local user=$1
+	shift
+	XDG_CONFIG_HOME="$BROKER/as/$user" "$@"
+}
+
+# spawn NAME USER CMD...: CMD with USER's broker options, in a session of
+# its own; output in $BROKER/NAME.out and .err, its id in $BROKER/NAME.pid.
+spawn() {
+	local name=$1 user=$2
+	shift 2
+	XDG_CONFIG_HOME="$BROKER/as/$user" setsid "$@" >"$BROKER/$name.out" \
+	    2>"$BROKER/$name.err" </dev/null 3>&- &
+	echo $! >"$BROKER/$name.pid"
+}
+
+# halt NAME: SIGTERM to what spawn started, then waits for it to go;
+# SIGKILL to the whole session if it does not.
+halt() {
+	local pid i
+	[ -f "$BROKER/$1.pid" ] || return 0
+	pid=$(cat "$BROKER/$1.pid")
+	rm -f "$BROKER/$1.pid"
+	kill -TERM -- "-$pid" 2>/dev/null || return 0
+	for i in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	# Anything left in its session (it was the session leader).
+	local left
+	left=$(ps -e -o pid=,sid= | awk -v s="$pid" '$2 == s {print $1}')
+	[ -z "$left" ] || kill -KILL $left 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}
+
+# halt_all: everything spawn started, then the broker.
+halt_all() {
+	local f
+	for f in "$BROKER"/*.pid; do
+		[ -e "$f" ] || continue
+		f=${f##*/}
+		halt "${f%.pid}"
+	done
+	broker stop
+}
+
+# eventually CMD...: true once CMD succeeds, trying for up to 20 seconds.
+eventually() {
+	local i
+	for i in $(seq 200); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	echo "never came true: $*" >&2
+	return 1
+}
+
+# retained USER HOST: the retained conditions of HOST, one JSON line each
+# as {"topic":..., "payload":...}, sorted by topic.
+retained() {
+	as "$1" mosquitto_sub -q 1 --retained-only -W 1 -F %j \
+	    -t "arc/$2/conditions/+" 2>/dev/null |
+	    jq -c '{topic, payload: (.payload | fromjson? // .)}' | sort
+}
+
+# phone_answer HOST KEY CHOICE [JQ]: what an MQTT app would do: read the
+# retained condition, echo its digest and nonce in a response.submitted.
+phone_answer() {
+	as person mosquitto_sub -q 1 -C 1 -W 5 -t "arc/$1/conditions/$2" |
+	    jq -c --arg choice "$3" --arg id "evt_$SRANDOM$SRANDOM" '
+	    {arc_version: "0.2", event_id: $id,
+	     event_type: "response.submitted",
+	     occurred_at: (now | todate), sender: {id: "phone"},
+	     request: {key: .interaction.key},
+	     response: {response_id: ("r-" + $id),
+	       digest: .interaction.digest, nonce: .interaction.nonce,
+	       choice_id: $choice, source: "phone"}}' | jq -c "${4:-.}"
+}

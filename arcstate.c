@@ -797,6 +797,22 @@ state_body(struct state *st, struct buf *body, struct arena *a,
 		    true) : NULL, true);
 }
 
+/* Whether a condition's stored record is this one, as it would be written. */
+static bool
+same_text(struct state *st, struct arena *a, const struct condition *c,
+    const struct rec *r, bool interaction)
+{
+	const char	*stored = condition_text(st, a, c, interaction);
+	struct buf	 b = { 0 };
+	bool		 same;
+
+	rec_write(&b, r, interaction, false);
+	same = stored != NULL && strlen(stored) == b.len &&
+	    memcmp(stored, b.p, b.len) == 0;
+	buf_free(&b);
+	return same;
+}
+
 /*
  * A mirror of another host's conditions (arc-apply --mirror): a condition
  * as that host published it replaces ours under its key, its nonce and
@@ -851,6 +867,12 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 		}
 		ch.has_q = true;
 	}
+	/* The same condition again (a broker redelivers): nothing to record. */
+	c = lookup_sv(st, ch.n.f[N_KEY]);
+	if (c != NULL && same_text(st, a, c, &ch.n, false) &&
+	    (ch.has_q ? same_text(st, a, c, &ch.q, true) :
+	    c->interaction.len == 0))
+		return true;
 	state_record(st, now, &ch, records);
 	return true;
 }

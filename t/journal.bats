@@ -223,3 +223,13 @@ history() {
 	ARC_NOW=$T0 run arc-status --show build
 	[[ "$output" != *"dismissed"* ]]
 }
+
+@test "a mirror records a condition once, however often the broker redelivers it" {
+	local host="$BATS_TEST_TMPDIR/host" cond
+	cond=$(apply -j "$host" <<<"$(created deploy)" | jq -c '{notification, interaction}')
+	for i in 1 2 3; do echo "$cond"; done | apply --mirror >/dev/null
+	[ "$(tail -n +2 "$ARC_JOURNAL" | wc -l)" -eq 1 ]
+	apply -j "$host" <<<"$(updated deploy '.request.message = "Now?"')" |
+	    jq -c '{notification, interaction}' | apply --mirror >/dev/null
+	[ "$(tail -n +2 "$ARC_JOURNAL" | wc -l)" -eq 2 ]
+}

@@ -300,16 +300,18 @@ create_journal(const char *path)
 		return false;
 	}
 	header_line(&h, 0);
-	ok = write_all(fd, h.p, h.len) && fdatasync(fd) == 0;
+	/* Locked until its name is synced, as a compaction's new file is. */
+	ok = flock(fd, LOCK_EX) == 0 && write_all(fd, h.p, h.len) &&
+	    fdatasync(fd) == 0;
 	if (!ok)
 		warn("%s", tmp);
-	(void)close(fd);
 	if (ok && link(tmp, path) == -1 && errno != EEXIST) {
 		warn("%s", path);
 		ok = false;
 	}
 	(void)unlink(tmp);
 	ok = ok && sync_parent(path);
+	(void)close(fd);
 	free(tmp);
 	buf_free(&h);
 	return ok;
@@ -345,6 +347,9 @@ sweep_temporaries(struct journal *j)
 				pid = rest + 5;
 			else
 				continue;
+			if (*pid == '\0' || strspn(pid, "0123456789") !=
+			    strlen(pid) || strlen(pid) > 9)
+				continue;	/* not a name we make */
 			p = strtol(pid, NULL, 10);
 			if (p == (long)getpid() || (rest[1] == 'n' && p > 0 &&
 			    (kill((pid_t)p, 0) == 0 || errno != ESRCH)))
@@ -365,7 +370,8 @@ open_file(struct journal *j)
 	struct stat	 sb;
 	char		 head[MAGIC_LEN];
 	ssize_t		 n;
-	int		 flags = O_CLOEXEC | O_NOFOLLOW |
+	/* O_NONBLOCK: a FIFO in the journal's place must not hang us. */
+	int		 flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK |
 	    (j->writable ? O_RDWR : O_RDONLY);
 
 	j->fd = -1;
@@ -389,7 +395,8 @@ open_file(struct journal *j)
 		if (!create_journal(j->path))
 			return false;
 	}
-	if (!file_ours(j->fd, j->path, &sb))
+	if (!file_ours(j->fd, j->path, &sb) ||
+	    fcntl(j->fd, F_SETFL, fcntl(j->fd, F_GETFL) & ~O_NONBLOCK) == -1)
 		goto refuse;
 	/* Recognised by its first bytes before anything else is done. */
 	n = pread(j->fd, head, sizeof(head), 0);
@@ -523,9 +530,11 @@ static bool
 holds_a_record(const char *line, size_t len)
 {
 	const char	*p = line;
-	size_t		 end;
+	size_t		 end, tries = 0;
 
-	while ((p = memmem(p, len - (size_t)(p - line), "\"}", 2)) != NULL) {
+	/* A record is a few kilobytes at most: a bounded search, not a hang. */
+	while (tries++ < 256 &&
+	    (p = memmem(p, len - (size_t)(p - line), "\"}", 2)) != NULL) {
 		end = (size_t)(p - line) + 2;
 		if (end < len && line[end] != '\0' && frame_ok(line, end))
 			return true;
@@ -937,6 +946,14 @@ compact_locked(struct journal *j, const char *now)
 	now = state_clock(j->st, now);
 	if ((fd = open_temporary(j->path, "compact", &tmp)) == -1)
 		goto done;
+	/*
+	 * Locked until its name is synced: nobody may append to the new file
+	 * while a power cut could still take its rename back.
+	 */
+	if (flock(fd, LOCK_EX) == -1) {
+		warn("%s: flock", tmp);
+		goto fail;
+	}
 	/* A file of no records since its header holds no history. */
 	if (!write_live(j, fd, tmp, now, j->retain, j->window) ||
 	    (last > j->first_seq && !archive(j, last)))
@@ -1019,6 +1036,10 @@ journal_salvage(struct journal *j, const char *to)
 	bool	 ok;
 
 	j->salvage = true;
+	/* A writer's state: the events seen are salvaged too. */
+	state_free(j->st);
+	j->st = state_new();
+	state_set_file(j->st, j->fd);
 	if (!journal_lock(j, false))
 		return false;
 	if (!make_parents(to) || !folder_ours(to))

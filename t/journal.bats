@@ -233,3 +233,35 @@ history() {
 	    jq -c '{notification, interaction}' | apply --mirror >/dev/null
 	[ "$(tail -n +2 "$ARC_JOURNAL" | wc -l)" -eq 2 ]
 }
+
+@test "salvage keeps the events it read: a retry against the salvaged journal is a replay" {
+	local ev; ev=$(information a)
+	{ echo "$ev"; information b; information c; } | apply >/dev/null
+	run --separate-stderr arc-apply --salvage "$BATS_TEST_TMPDIR/new"
+	[ "$status" -eq 0 ]
+	run --separate-stderr apply -j "$BATS_TEST_TMPDIR/new" <<<"$ev"
+	[ "$(field .replayed)" = true ]
+}
+
+@test "an automatic compaction that fails takes back nothing already stored and reported" {
+	apply <<<"$(created a)" >/dev/null
+	# the archive's name is taken by a file that is not the journal
+	printf 'x\n' >"$ARC_JOURNAL.history.000000000007"
+	for i in $(seq 6); do updated a ".request.message = \"m$i\""; done >"$BATS_TEST_TMPDIR/six"
+	ARC_COMPACT_FLOOR=1 run --separate-stderr apply "$BATS_TEST_TMPDIR/six"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 6 ]
+	[[ "$stderr" == *"history.000000000007"* ]]
+	[ "$(cat "$ARC_JOURNAL.history.000000000007")" = x ]
+	run arc-status --list
+	[ "$status" -eq 0 ]
+}
+
+@test "a FIFO in the journal's place is refused at once, by readers and writers" {
+	mkdir -p "${ARC_JOURNAL%/*}"
+	mkfifo -m 600 "$ARC_JOURNAL"
+	run timeout 5 arc-status
+	[ "$status" -eq 3 ]
+	run timeout 5 arc-apply <<<"$(information a)"
+	[ "$status" -eq 3 ]
+}

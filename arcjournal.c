@@ -850,8 +850,8 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
     int64_t retain, int64_t window)
 {
 	struct sink		 s = { fd, path };
-	struct compaction	 cp = { now, retain, window, sink_write, &s,
-	    NULL, 0 };
+	struct compaction	 cp = { now, state_clock(j->st, now), retain,
+	    window, sink_write, &s, NULL, 0 };
 	struct buf		 out = { 0 };
 	void			*map = MAP_FAILED;
 	bool			 ok;
@@ -943,7 +943,6 @@ compact_locked(struct journal *j, const char *now)
 	bool		 ok = false;
 	uint64_t	 last = state_seq(j->st);
 
-	now = state_clock(j->st, now);
 	if ((fd = open_temporary(j->path, "compact", &tmp)) == -1)
 		goto done;
 	/*
@@ -1011,7 +1010,6 @@ journal_maintain(struct journal *j, const char *now)
 
 	if (!j->writable || j->missing || size < j->floor)
 		return true;
-	now = state_clock(j->st, now);
 	if (j->checked && size < 2 * j->checked_size &&
 	    size <= 2 * state_live_bytes(j->st, now, j->retain, j->window,
 	    false))
@@ -1050,7 +1048,7 @@ journal_salvage(struct journal *j, const char *to)
 		warn("%s", to);
 		return false;
 	}
-	ok = write_live(j, fd, to, state_clock(j->st, arc_now()), FOREVER,
+	ok = write_live(j, fd, to, arc_now(), FOREVER,
 	    FOREVER) && sync_parent(to);
 	(void)close(fd);
 	if (!ok)

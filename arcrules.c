@@ -24,6 +24,11 @@ struct event {
 	struct sv		 event_id, key;
 	bool			 keyless;
 	char			 ident[ARC_HEX_DIGEST], hash[ARC_HEX_DIGEST];
+	/*
+	 * The clock deadlines are judged by, which the time a change is
+	 * recorded at (never before the journal's latest) may be later than.
+	 */
+	const char		*clock;
 };
 
 static const struct kind_default {
@@ -322,7 +327,7 @@ open_question(struct arena *a, struct rec *q, const struct rec *n,
 	else
 		q->f[I_TEXT_MAX_LENGTH] = sp->text_max_length;
 	q->f[I_EXPIRES_AT] = sp->expires_at;
-	q->f[I_STATUS] = sv_str(due(sp->expires_at, now) ? "expired" :
+	q->f[I_STATUS] = sv_str(due(sp->expires_at, ev->clock) ? "expired" :
 	    "pending");
 	q->f[I_DIGEST] = digest;
 	q->f[I_NONCE] = sv_str(nonce);
@@ -343,11 +348,15 @@ change_question(struct change *ch, const struct rec *q)
 	ch->has_q = true;
 }
 
-/* Turns a due pending question into an expired one; true when it did. */
+/*
+ * Turns a pending question due by the clock into an expired one, recorded
+ * at now; true when it did.
+ */
 static bool
-settle_expiry(struct rec *q, const char *now)
+settle_expiry(struct rec *q, const char *clock, const char *now)
 {
-	if (!sv_eq(q->f[I_STATUS], "pending") || !due(q->f[I_EXPIRES_AT], now))
+	if (!sv_eq(q->f[I_STATUS], "pending") ||
+	    !due(q->f[I_EXPIRES_AT], clock))
 		return false;
 	q->f[I_STATUS] = sv_str("expired");
 	q->f[I_UPDATED_AT] = sv_str(now);
@@ -392,7 +401,7 @@ update_condition(struct arena *a, const struct event *ev, struct rec *n,
 	set_visible(a, n, ev, now);
 	ch->n = *n;
 	ch->has_n = true;
-	if (has_q && settle_expiry(q, now))
+	if (has_q && settle_expiry(q, ev->clock, now))
 		change_question(ch, q);
 	pending = has_q && sv_eq(q->f[I_STATUS], "pending");
 	if (ev->spec != NULL)
@@ -446,7 +455,7 @@ resolve_condition(const struct event *ev, struct rec *n, struct rec *q,
 	ch->has_n = true;
 	if (!has_q)
 		return;
-	if (settle_expiry(q, now)) {
+	if (settle_expiry(q, ev->clock, now)) {
 		change_question(ch, q);
 		return;
 	}
@@ -529,7 +538,7 @@ answer(struct arena *a, const struct event *ev, struct condition *c,
 		    "no question under this key");
 		return;
 	}
-	(void)settle_expiry(q, now);	/* judged, not written, if rejected */
+	(void)settle_expiry(q, ev->clock, now);	/* judged, not written, if rejected */
 	if (sv_eq(q->f[I_STATUS], "answered")) {
 		if (same_answer(a, q->f[I_RESPONSE], r)) {
 			res->replayed = true;
@@ -616,8 +625,9 @@ state_apply(struct state *st, struct arena *a, const struct jval *root,
 
 	memset(res, 0, sizeof(*res));
 	memset(&ch, 0, sizeof(ch));
-	now = state_clock(st, now);
 	event_read(a, root, &ev);
+	ev.clock = now;
+	now = state_clock(st, now);
 	hex_bytes(ev.ident, ident, 16);
 	hex_bytes(ev.hash, content, 16);
 	c = state_find(st, ev.key);
@@ -704,14 +714,16 @@ state_expire(struct state *st, struct arena *a, const char *key,
 	struct change		 ch;
 	struct rec		 q;
 
+	const char		*clock = now;
+
 	now = state_clock(st, now);
 	if (c == NULL || c->interaction.len == 0 ||
-	    condition_qstatus(c, now) != Q_EXPIRED || c->qstatus != Q_PENDING)
+	    condition_qstatus(c, clock) != Q_EXPIRED || c->qstatus != Q_PENDING)
 		return false;
 	if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
 		errx(EXIT_SYSTEM, "internal error: unreadable record");
 	memset(&ch, 0, sizeof(ch));
-	if (!settle_expiry(&q, now))
+	if (!settle_expiry(&q, clock, now))
 		return false;
 	change_question(&ch, &q);
 	state_record(st, now, &ch, records);
@@ -731,12 +743,14 @@ state_dismiss(struct state *st, struct arena *a, const char *key,
 	struct change		 ch;
 	struct rec		 n, q;
 
+	const char		*clock = now;
+
 	now = state_clock(st, now);
 	if (c == NULL || c->notification.len == 0)
 		return DISMISS_NOT_FOUND;
 	if (!c->active)
 		return DISMISS_NOT_ACTIVE;
-	if (condition_qstatus(c, now) == Q_PENDING)
+	if (condition_qstatus(c, clock) == Q_PENDING)
 		return DISMISS_PENDING;
 	if (!rec_parse(a, condition_text(st, a, c, false), false, &n))
 		errx(EXIT_SYSTEM, "internal error: unreadable record");
@@ -746,7 +760,7 @@ state_dismiss(struct state *st, struct arena *a, const char *key,
 	if (c->interaction.len > 0) {
 		if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
 			errx(EXIT_SYSTEM, "internal error: unreadable record");
-		if (settle_expiry(&q, now))
+		if (settle_expiry(&q, clock, now))
 			change_question(&ch, &q);
 		if (sv_eq(q.f[I_STATUS], "expired"))
 			n.f[N_OUTCOME] = sv_str("expired");

@@ -979,7 +979,7 @@ compact_conditions(struct state *st, struct arena *a,
 		buf_printf(out, "{\"seq\":%llu,\"durable\":%llu,\"at\":",
 		    (unsigned long long)++st->seq,
 		    (unsigned long long)durable);
-		buf_json_cstr(out, cp->now);
+		buf_json_cstr(out, cp->at);
 		buf_printf(out, ",\"since\":%lld", (long long)c->changed);
 		buf_puts(out, ",\"notification\":");
 		put_text(st, a, cp, out, c, false);
@@ -1025,7 +1025,7 @@ compact_seen(struct state *st, const struct compaction *cp, struct buf *out,
 			buf_printf(out, "{\"seq\":%llu,\"durable\":%llu,"
 			    "\"at\":", (unsigned long long)++st->seq,
 			    (unsigned long long)durable);
-			buf_json_cstr(out, cp->now);
+			buf_json_cstr(out, cp->at);
 			buf_puts(out, ",\"seen\":[");
 		} else {
 			buf_putc(out, ',');

@@ -126,7 +126,8 @@ bool		 state_mirror(struct state *, struct arena *, const struct jval *,
  * flush stops it.
  */
 struct compaction {
-	const char	*now;
+	const char	*now;	/* the clock, that retirement is judged by */
+	const char	*at;	/* the time the records are written at */
 	int64_t		 retain, window;
 	bool		(*flush)(struct buf *, void *);
 	void		*arg;

@@ -265,3 +265,16 @@ history() {
 	run timeout 5 arc-apply <<<"$(information a)"
 	[ "$status" -eq 3 ]
 }
+
+@test "a record from a clock far ahead: later changes are recorded at its time, but deadlines follow the clock" {
+	ARC_NOW=2099-01-01T00:00:00Z arc-apply <<<"$(information ahead)" >/dev/null
+	run --separate-stderr apply <<<"$(created q)"
+	[ "$(field .interaction.status)" = pending ]
+	[ "$(field .notification.created_at)" = 2099-01-01T00:00:00Z ]
+	ARC_NOW=$T0 run --separate-stderr arc-answer --json q allow
+	[ "$status" -eq 0 ]
+	[ "$(field .status)" = 200 ]
+	# and a compaction by the clock keeps what the clock says is live
+	ARC_NOW=$T0 arc-apply --compact
+	[ "$(jq -r '.notification.key // empty' "$ARC_JOURNAL" | sort | tr '\n' ' ')" = "ahead q " ]
+}

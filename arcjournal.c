@@ -975,6 +975,8 @@ compact_locked(struct journal *j, const char *now)
 fail:
 	(void)close(fd);
 	(void)unlink(tmp);
+	/* The journal goes on as it was: its next record follows its last. */
+	state_set_seq(j->st, last, j->version == 2);
 done:
 	free(tmp);
 	return ok;

@@ -94,8 +94,9 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	if (journal_open(&j, path, true) && journal_lock(&j, true)) {
 		w.st = j.st;
 		state_foreach(j.st, read_back, &w);
-		struct compaction cp = { "2026-08-26T01:16:00Z", 86400, 86400,
-		    discard, NULL };
+		struct compaction cp = { .now = "2026-08-26T01:16:00Z",
+		    .at = "2026-08-26T01:16:00Z", .retain = 86400,
+		    .window = 86400, .flush = discard };
 		state_compact(j.st, &w.a, &cp, &out);
 		journal_unlock(&j);
 	}

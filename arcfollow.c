@@ -467,17 +467,6 @@ watch_folder(const char *path, char **base)
 	return journal_watch(path);
 }
 
-/* Milliseconds on the monotonic clock. */
-static int64_t
-monotonic_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
-		err(EXIT_SYSTEM, "clock_gettime");
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Sleeps until the journal itself changes, the nearest deadline passes or
  * the safety poll is due.  False when the reader of our output has gone.

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arc.h"
@@ -317,4 +318,15 @@ journal_watch_read(int fd, const char *base)
 		}
 	}
 	return ours;
+}
+
+/* Milliseconds since an arbitrary start, from the monotonic clock. */
+int64_t
+monotonic_ms(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		err(EXIT_SYSTEM, "clock_gettime");
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

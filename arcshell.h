@@ -67,4 +67,6 @@ int	usage_error(void (*usage)(FILE *), const char *, ...)
 int	journal_watch(const char *path);
 bool	journal_watch_read(int fd, const char *base);
 
+int64_t	monotonic_ms(void);	/* for timeouts and deadlines */
+
 #endif /* ARCSHELL_H */

@@ -23,17 +23,6 @@ wait_usage(FILE *f)
 	fprintf(f, "usage: arc-wait [-j journal] [-t duration] key\n");
 }
 
-/* Milliseconds since an arbitrary start, from the monotonic clock. */
-static int64_t
-monotonic_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
-		err(EXIT_SYSTEM, "clock_gettime");
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Marks a due question expired in the journal; false on a system failure. */
 static bool
 mark_expired(struct journal *j, const char *key)

@@ -12,10 +12,11 @@ LDLIBS	+= -lbsd -lmd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
 OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcshow.o arcwait.o arcfollow.o arcanswer.o arcemit.o arcvalidate.o arcstate.o arcrules.o \
-	   arcrecord.o arcjournal.o \
+	   arcrecord.o arcjournal.o arccheckpoint.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o arccrc.o arcmirror.o \
 	   arcpick.o
-HEADERS	 = arc.h arccmd.h arcstate.h arcrules.h arcjournal.h arcshell.h arcpick.h
+HEADERS	 = arc.h arccmd.h arcstate.h arcrules.h arcjournal.h arcshell.h arcpick.h \
+	   arccheckpoint.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1
 MAN5	 = man/arc-journal.5
@@ -105,7 +106,7 @@ check-sanitize: deps
 
 # libFuzzer targets, each run FUZZ_SECONDS from a corpus seeded with t/.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal
+FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all
 fuzz-build: deps

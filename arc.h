@@ -100,6 +100,25 @@ struct jval	*json_parse(struct arena *, const char *, size_t,
 		    struct jparse_error *);
 struct jval	*json_parse_shallow(struct arena *, const char *, size_t,
 		    struct jparse_error *, int keep_depth);
+/* A pull parser, for reading a few members of a trusted object. */
+struct jcursor {
+	struct arena	*arena;
+	const char	*p, *end;
+	bool		 opened;
+	bool		 nested;	/* ends at its bracket, not the text's end */
+};
+void		 json_cursor_open(struct jcursor *, struct arena *,
+		    const char *, size_t);
+void		 json_cursor_enter(struct jcursor *, struct jcursor *child);
+void		 json_cursor_leave(struct jcursor *,
+		    const struct jcursor *child);
+int		 json_cursor_name(struct jcursor *, const char **, size_t *);
+int		 json_cursor_item(struct jcursor *);
+bool		 json_cursor_string(struct jcursor *, const char **, size_t *);
+bool		 json_cursor_integer(struct jcursor *, int64_t *);
+struct jval	*json_cursor_value(struct jcursor *);
+bool		 json_cursor_skip(struct jcursor *);
+const char	*json_cursor_skip_object(struct jcursor *, size_t);
 struct jval	*json_get(const struct jval *, const char *);	/* first match */
 bool		 json_is(const struct jval *, const char *);	/* string equals */
 bool		 json_blank(const struct jval *);	/* only White_Space */

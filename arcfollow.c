@@ -192,7 +192,7 @@ render(struct follower *f, const struct condition *c, bool expired)
 		return;
 	}
 	if (!rec_parse(&f->arena, text, true, &r))
-		errx(EXIT_SYSTEM, "%s: unreadable record", f->j.path);
+		errx(EXIT_SYSTEM, "%s: a damaged record (its text does not parse)", f->j.path);
 	if (expired && sv_is(r.f[I_STATUS], "pending"))
 		r.f[I_STATUS] = sv_str("expired");
 	rec_write(&f->i, &r, true, true);
@@ -208,7 +208,7 @@ event_id_of(struct follower *f, const struct condition *c)
 	if (text == NULL)
 		return NULL;
 	if (!rec_parse(&f->arena, text, false, &r))
-		errx(EXIT_SYSTEM, "%s: unreadable record", f->j.path);
+		errx(EXIT_SYSTEM, "%s: a damaged record (its text does not parse)", f->j.path);
 	return xstrdup(sv_cstr_of(&f->arena, r.f[N_EVENT_ID]));
 }
 

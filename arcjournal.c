@@ -30,6 +30,7 @@
 #include "arc.h"
 #include "arccmd.h"
 #include "arcjournal.h"
+#include "arccheckpoint.h"
 
 #define RECORD_MAX	(64 * 1024 * 1024)	/* longest record accepted */
 #define MAGIC		"{\"arc_journal\":"
@@ -99,6 +100,12 @@ frame_ok(const char *line, size_t len)
 			return false;
 	}
 	return crc == crc32c(line, len - FRAME_LEN);
+}
+
+bool
+record_frame_ok(const char *line, size_t len)
+{
+	return frame_ok(line, len);
 }
 
 /* An integer member of a framed record ("seq", "durable"), or -1. */
@@ -341,17 +348,22 @@ sweep_temporaries(struct journal *j)
 			long p;
 			if (strncmp(e->d_name, base, n) != 0)
 				continue;
-			if (strncmp(rest, ".compact.", 9) == 0)
+			bool unlocked = true;	/* made without the lock */
+			if (strncmp(rest, ".compact.", 9) == 0) {
 				pid = rest + 9;
-			else if (strncmp(rest, ".new.", 5) == 0)
+				unlocked = false;
+			} else if (strncmp(rest, ".new.", 5) == 0) {
 				pid = rest + 5;
-			else
+			} else if (strncmp(rest, ".checkpoint.", 12) == 0) {
+				pid = rest + 12;
+			} else {
 				continue;
+			}
 			if (*pid == '\0' || strspn(pid, "0123456789") !=
 			    strlen(pid) || strlen(pid) > 9)
 				continue;	/* not a name we make */
 			p = strtol(pid, NULL, 10);
-			if (p == (long)getpid() || (rest[1] == 'n' && p > 0 &&
+			if (p == (long)getpid() || (unlocked && p > 0 &&
 			    (kill((pid_t)p, 0) == 0 || errno != ESRCH)))
 				continue;
 			if (unlinkat(dirfd(d), e->d_name, 0) == 0)
@@ -442,11 +454,20 @@ env_duration(const char *name, int64_t otherwise)
 	return d;
 }
 
+static uint64_t
+env_bytes(const char *name, uint64_t otherwise)
+{
+	const char *v = getenv(name);
+
+	if (v == NULL || *v == '\0' || strspn(v, "0123456789") != strlen(v) ||
+	    strlen(v) >= 19)
+		return otherwise;
+	return strtoull(v, NULL, 10);
+}
+
 bool
 journal_open(struct journal *j, const char *path, bool writable)
 {
-	const char *floor = getenv("ARC_COMPACT_FLOOR");
-
 	memset(j, 0, sizeof(*j));
 	if ((j->path = strdup(path)) == NULL)
 		err(EXIT_SYSTEM, "strdup");
@@ -455,10 +476,9 @@ journal_open(struct journal *j, const char *path, bool writable)
 	j->st = state_new();
 	j->retain = env_duration("ARC_RETAIN", RETAIN_DEFAULT);
 	j->window = env_duration("ARC_WINDOW", WINDOW_DEFAULT);
-	j->floor = FLOOR_DEFAULT;
-	if (floor != NULL && *floor != '\0' &&
-	    strspn(floor, "0123456789") == strlen(floor) && strlen(floor) < 19)
-		j->floor = strtoull(floor, NULL, 10);
+	j->floor = env_bytes("ARC_COMPACT_FLOOR", FLOOR_DEFAULT);
+	j->checkpoint_floor = env_bytes("ARC_CHECKPOINT_FLOOR",
+	    CHECKPOINT_FLOOR_DEFAULT);
 	return open_file(j);
 }
 
@@ -629,12 +649,194 @@ replay(struct journal *j, const char *data, size_t n, size_t *used)
 				    (unsigned long long)j->offset);
 			}
 			j->records++;
+			j->last_start = j->offset;
 		}
 		j->offset += len + 1;
 		start += len + 1;
 		*used = start;
 	}
 	return REPLAY_OK;
+}
+
+/* ---- the checkpoint: a large journal's state, kept beside it ---- */
+
+static bool	replaced(struct journal *);
+
+#define CHECKPOINT_MAX	(UINT64_C(1) << 30)	/* larger is not ours */
+
+static char *
+checkpoint_path(const struct journal *j)
+{
+	char *name;
+
+	if (asprintf(&name, "%s.checkpoint", j->path) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	return name;
+}
+
+/* The line [at, end) of the journal, read whole, or NULL. */
+static char *
+read_line(struct journal *j, uint64_t at, uint64_t end)
+{
+	size_t	 n = (size_t)(end - at), got = 0;
+	ssize_t	 r;
+	char	*line;
+
+	if (end <= at || end - at > RECORD_MAX + 1)
+		return NULL;
+	if ((line = malloc(n)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	while (got < n) {
+		r = pread(j->fd, line + got, n - got, (off_t)(at + got));
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(line);
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	return line;
+}
+
+/*
+ * Loads the checkpoint if it is of this very file: the same file (device
+ * and inode), the same header, and a last record that is there, whole,
+ * with the seq it names.  Anything else, and it is left for a replay
+ * from the start; a writer replaces it later.
+ */
+static bool
+load_checkpoint(struct journal *j, uint64_t size)
+{
+	struct checkpoint_head	 head;
+	struct state		*st = NULL;
+	struct stat		 sb;
+	char			*name = NULL, *data = NULL, *line = NULL;
+	char			*nl;
+	int			 fd = -1;
+	int64_t			 first_seq;
+	bool			 ok = false;
+
+	if (j->salvage || size < j->checkpoint_floor)
+		return false;
+	/* The header: a version 2 journal's, its first seq. */
+	if ((line = read_line(j, 0, size < 256 ? size : 256)) == NULL ||
+	    (nl = memchr(line, '\n', size < 256 ? size : 256)) == NULL ||
+	    (size_t)(nl - line) <= MAGIC_LEN || line[MAGIC_LEN] != '2' ||
+	    !frame_ok(line, (size_t)(nl - line)) ||
+	    (first_seq = frame_number(&j->arena, line, (size_t)(nl - line),
+	    "seq")) < 0)
+		goto done;
+	free(line);
+	line = NULL;
+	name = checkpoint_path(j);
+	if ((fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) == -1)
+		goto done;	/* none yet */
+	if (!file_ours(fd, name, &sb) || (uint64_t)sb.st_size > CHECKPOINT_MAX)
+		goto done;
+	if ((data = malloc((size_t)sb.st_size + 1)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	if (read(fd, data, (size_t)sb.st_size + 1) != sb.st_size)
+		goto done;
+	if ((st = checkpoint_decode(data, (size_t)sb.st_size,
+	    state_readers_only(j->st), &head)) == NULL ||
+	    head.dev != (uint64_t)j->dev || head.ino != (uint64_t)j->ino ||
+	    head.first_seq != (uint64_t)first_seq || head.offset > size ||
+	    (line = read_line(j, head.last, head.offset)) == NULL ||
+	    line[head.offset - head.last - 1] != '\n' ||
+	    !frame_ok(line, (size_t)(head.offset - head.last - 1)) ||
+	    frame_number(&j->arena, line, (size_t)(head.offset - head.last -
+	    1), "seq") != (int64_t)head.seq)
+		goto done;
+	state_adopt(j->st, st);
+	st = NULL;
+	state_set_seq(j->st, head.seq, true);
+	j->version = 2;
+	j->first_seq = (uint64_t)first_seq;
+	j->offset = head.offset;
+	j->records = head.records;
+	j->last_start = head.last;
+	j->checkpoint = head.offset;
+	ok = true;
+done:
+	if (fd != -1)
+		(void)close(fd);
+	state_free(st);
+	free(data);
+	free(line);
+	free(name);
+	return ok;
+}
+
+/* The old file's checkpoint, after a compaction: no use to anyone now. */
+static void
+remove_checkpoint(struct journal *j)
+{
+	char *name = checkpoint_path(j);
+
+	if (unlink(name) == -1 && errno != ENOENT)
+		warn("%s", name);
+	free(name);
+	j->checkpoint = 0;
+}
+
+/*
+ * A writer keeps a checkpoint of a large journal once the records after
+ * the last one pass a sixteenth of the file (and of the floor), so that
+ * replaying them costs a call little, and pass the checkpoint's own size,
+ * so that writing checkpoints costs at most what appending did.  Not synced: lost or torn by a crash, it fails its checks
+ * and the next writer makes another.
+ */
+static void
+maybe_checkpoint(struct journal *j)
+{
+	struct checkpoint_head	 head;
+	struct buf		 b = { 0 };
+	char			*tmp = NULL, *name = NULL;
+	uint64_t		 tail;
+	int			 fd;
+
+	if (!j->writable || j->missing || j->version != 2 ||
+	    j->offset < j->checkpoint_floor || j->offset <= j->checkpoint)
+		return;
+	tail = j->offset - j->checkpoint;
+	if (tail < j->checkpoint_floor / 16 + j->offset / 16 ||
+	    tail < state_checkpoint_bytes(j->st))
+		return;
+	memset(&head, 0, sizeof(head));
+	head.dev = (uint64_t)j->dev;
+	head.ino = (uint64_t)j->ino;
+	head.offset = j->offset;
+	head.first_seq = j->first_seq;
+	head.seq = state_seq(j->st);
+	head.records = j->records;
+	head.last = j->last_start;
+	if (!checkpoint_encode(j->st, &head, &b))
+		goto done;
+	name = checkpoint_path(j);
+	if ((fd = open_temporary(j->path, "checkpoint", &tmp)) == -1)
+		goto done;
+	if (!write_all(fd, b.p, b.len) || close(fd) == -1) {
+		warn("%s", tmp);
+		(void)unlink(tmp);
+		goto done;
+	}
+	/* Compacted since: the new file's checkpoint is not ours to replace. */
+	if (replaced(j)) {
+		(void)unlink(tmp);
+		goto done;
+	}
+	if (rename(tmp, name) == -1) {
+		warn("%s", tmp);
+		(void)unlink(tmp);
+		goto done;
+	}
+	j->checkpoint = j->offset;
+done:
+	buf_free(&b);
+	free(tmp);
+	free(name);
 }
 
 /*
@@ -659,8 +861,9 @@ catch_up(struct journal *j)
 		return false;
 	}
 	size = (uint64_t)sb.st_size;
-	if (j->offset == 0)
+	if (j->offset == 0 && !load_checkpoint(j, size))
 		state_expect_bytes(j->st, size);
+	records = j->records;
 	while (j->offset < size) {
 		base = j->offset & ~(page - 1);
 		maplen = size - base < window ? (size_t)(size - base) : window;
@@ -798,6 +1001,7 @@ journal_append(struct journal *j, const struct buf *records)
 {
 	struct buf	 h = { 0 };
 	uint64_t	 start = j->offset;
+	const char	*last;
 	int		 saved;
 
 	if (records->len == 0)
@@ -811,6 +1015,9 @@ journal_append(struct journal *j, const struct buf *records)
 	    !write_all(j->fd, records->p, records->len) ||
 	    fdatasync(j->fd) == -1)
 		goto fail;
+	last = memrchr(records->p, '\n', records->len - 1);
+	j->last_start = start + h.len + (last != NULL ?
+	    (uint64_t)(last - records->p) + 1 : 0);
 	j->offset = start + h.len + records->len;
 	state_batch_stored(j->st, start + h.len);
 	state_all_durable(j->st);
@@ -962,6 +1169,7 @@ compact_locked(struct journal *j, const char *now)
 		goto fail;
 	}
 	ok = sync_parent(j->path);
+	remove_checkpoint(j);
 	/*
 	 * Closing the old file releases its lock: processes waiting on it
 	 * find it renamed over, and reopen the new one.
@@ -1005,23 +1213,32 @@ journal_compact(struct journal *j, const char *now)
  * file has doubled since; between those a cheap estimate that ignores
  * retirement decides.
  */
-bool
-journal_maintain(struct journal *j, const char *now)
+static bool
+compaction_due(struct journal *j, const char *now)
 {
 	uint64_t size = j->offset, live;
 
-	if (!j->writable || j->missing || size < j->floor)
-		return true;
+	if (size < j->floor)
+		return false;
 	if (j->checked && size < 2 * j->checked_size &&
 	    size <= 2 * state_live_bytes(j->st, now, j->retain, j->window,
 	    false))
-		return true;
+		return false;
 	live = state_live_bytes(j->st, now, j->retain, j->window, true);
 	j->checked = true;
 	j->checked_size = size;
-	if (size <= 2 * live)
+	return size > 2 * live;
+}
+
+bool
+journal_maintain(struct journal *j, const char *now)
+{
+	if (!j->writable || j->missing)
 		return true;
-	return journal_compact(j, now);
+	if (compaction_due(j, now))
+		return journal_compact(j, now);
+	maybe_checkpoint(j);
+	return true;
 }
 
 /*

@@ -13,6 +13,9 @@
  *   compacted when its dead bytes outweigh its live ones: what is live
  *             goes to a new file renamed into place, the old file is kept
  *             beside it as an archive segment
+ *   checkpointed  a large journal's state is kept beside it (a cache,
+ *             arccheckpoint.c), so that a command replays only the records
+ *             after it
  */
 #ifndef ARCJOURNAL_H
 #define ARCJOURNAL_H
@@ -43,6 +46,9 @@ struct journal {
 	uint64_t	 checked_size;
 	uint64_t	 floor;		/* no compaction below these bytes */
 	int64_t		 retain, window;
+	/* The checkpoint: what it covers, and from what size one is kept. */
+	uint64_t	 checkpoint, checkpoint_floor;
+	uint64_t	 last_start;	/* the last record replayed or written */
 };
 
 char	*journal_default_path(const char *);
@@ -60,5 +66,6 @@ bool	 journal_salvage(struct journal *, const char *to);
 #define RETAIN_DEFAULT	(7 * 86400)	/* settled conditions stay a week */
 #define WINDOW_DEFAULT	(7 * 86400)	/* event ids are remembered a week */
 #define FLOOR_DEFAULT	(1024 * 1024)	/* smaller journals are left alone */
+#define CHECKPOINT_FLOOR_DEFAULT	(1024 * 1024)	/* nor checkpointed */
 
 #endif /* ARCJOURNAL_H */

@@ -310,6 +310,31 @@ utf8_put(char *o, unsigned cp)
 /* GCC's portable vectors: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
 typedef unsigned char v16 __attribute__((vector_size(16)));
 
+/*
+ * The first byte from q on that plain ASCII text has not (a quote, a
+ * backslash, a control byte or one with the high bit), or end: sixteen
+ * bytes at a time, a block holding such a byte jumping straight to it.
+ */
+static const unsigned char *
+plain_run(const unsigned char *q, const unsigned char *end)
+{
+	v16		v, special;
+	uint64_t	half[2];
+
+	while (end - q >= 16) {
+		memcpy(&v, q, 16);
+		special = (v >= 0x80) | (v < 0x20) | (v == '"') | (v == '\\');
+		memcpy(half, &special, 16);
+		if ((half[0] | half[1]) != 0)
+			return q + (half[0] ? (size_t)__builtin_ctzll(half[0]) /
+			    8 : 8 + (size_t)__builtin_ctzll(half[1]) / 8);
+		q += 16;
+	}
+	while (q < end && *q >= 0x20 && *q < 0x80 && *q != '"' && *q != '\\')
+		q++;
+	return q;
+}
+
 /* ps->p is just past the opening quote. */
 static bool
 parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
@@ -319,36 +344,11 @@ parse_string(struct parser *ps, const char **out, size_t *outlen, size_t *cps)
 	bool			 escapes = false;
 	char			*o;
 
-	/*
-	 * First pass: check and measure.  Plain ASCII (no quote, backslash,
-	 * control byte or high bit) is skipped sixteen bytes at a time, and
-	 * a block holding a special byte jumps straight to it.
-	 */
+	/* First pass: check and measure, plain ASCII runs at a time. */
 	for (;;) {
-		if (ps->end - q >= 16) {
-			v16 v, special;
-			uint64_t half[2];
-			size_t skip;
-			memcpy(&v, q, 16);
-			special = (v >= 0x80) | (v < 0x20) | (v == '"') |
-			    (v == '\\');
-			memcpy(half, &special, 16);
-			if ((half[0] | half[1]) == 0) {
-				q += 16;
-				count += 16;
-				continue;
-			}
-			skip = half[0] ? (size_t)__builtin_ctzll(half[0]) / 8 :
-			    8 + (size_t)__builtin_ctzll(half[1]) / 8;
-			q += skip;
-			count += skip;
-		} else {
-			while (q < ps->end && *q >= 0x20 && *q < 0x80 &&
-			    *q != '"' && *q != '\\') {
-				q++;
-				count++;
-			}
-		}
+		const unsigned char *run = plain_run(q, ps->end);
+		count += (size_t)(run - q);
+		q = run;
 		if (q >= ps->end)
 			return fail(ps, q, "unterminated string");
 		if (*q == '"')
@@ -768,6 +768,273 @@ json_parse_shallow(struct arena *a, const char *s, size_t n,
 	e->offset = (size_t)(ps.error_at - ps.start);
 	e->message = ps.error;
 	return NULL;
+}
+
+/* ---- a pull parser: one member, one item at a time ---- */
+
+/*
+ * For a caller that reads a few members of a large object it can trust to
+ * be well-formed (a journal record its checksum vouches for): what it
+ * reads gets the strict parse above; what it steps over is only scanned
+ * for its end, and a value whose length it knows is not even scanned.
+ */
+void
+json_cursor_open(struct jcursor *cur, struct arena *a, const char *s, size_t n)
+{
+	memset(cur, 0, sizeof(*cur));
+	cur->arena = a;
+	cur->p = s;
+	cur->end = s + n;
+}
+
+void
+json_cursor_enter(struct jcursor *parent, struct jcursor *child)
+{
+	json_cursor_open(child, parent->arena, parent->p,
+	    (size_t)(parent->end - parent->p));
+	child->nested = true;
+}
+
+void
+json_cursor_leave(struct jcursor *parent, const struct jcursor *child)
+{
+	parent->p = child->p;
+}
+
+static const char *
+ws_end(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* To the next member or item: 1, or 0 past the closing bracket. */
+static int
+cursor_next(struct jcursor *cur, char open, char close)
+{
+	const char *p = ws_end(cur->p, cur->end);
+
+	if (p >= cur->end)
+		return -1;
+	if (!cur->opened) {
+		if (*p != open)
+			return -1;
+		cur->opened = true;
+		p = ws_end(p + 1, cur->end);
+		if (p < cur->end && *p == close)
+			goto ended;
+	} else {
+		if (*p == close)
+			goto ended;
+		if (*p != ',')
+			return -1;
+		p = ws_end(p + 1, cur->end);
+	}
+	cur->p = p;
+	return 1;
+ended:
+	cur->p = ws_end(p + 1, cur->end);
+	return cur->nested || cur->p == cur->end ? 0 : -1;
+}
+
+static void
+cursor_parser(const struct jcursor *cur, struct parser *ps)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->arena = cur->arena;
+	ps->start = ps->p = (const unsigned char *)cur->p;
+	ps->end = (const unsigned char *)cur->end;
+	ps->keep_depth = ARC_DEPTH_MAX;
+	ps->depth = 1;	/* inside the object */
+}
+
+/* 1: a member, the cursor at its value; 0: the object ended. */
+int
+json_cursor_name(struct jcursor *cur, const char **name, size_t *namelen)
+{
+	const char	*p = cur->p, *q;
+	int		 more;
+
+	/*
+	 * As records are written: a comma, a name without escapes, a colon.
+	 * Its bytes are left for the caller's comparison to judge: a name
+	 * it knows is plain ASCII, and one it does not know it skips.
+	 */
+	if (cur->opened && cur->end - p > 3 && p[0] == ',' && p[1] == '"') {
+		const char *stop = cur->end - p > 34 ? p + 34 : cur->end;
+		for (q = p + 2; q < stop && *q != '"' && *q != '\\'; q++)
+			;
+		if (cur->end - q >= 2 && q[0] == '"' && q[1] == ':') {
+			*name = p + 2;
+			*namelen = (size_t)(q - *name);
+			cur->p = ws_end(q + 2, cur->end);
+			return 1;
+		}
+	}
+	if ((more = cursor_next(cur, '{', '}')) != 1)
+		return more;
+	if (!json_cursor_string(cur, name, namelen))
+		return -1;
+	cur->p = ws_end(cur->p, cur->end);
+	if (cur->p >= cur->end || *cur->p != ':')
+		return -1;
+	cur->p = ws_end(cur->p + 1, cur->end);
+	return 1;
+}
+
+/* 1: the cursor at an array's next item; 0: the array ended. */
+int
+json_cursor_item(struct jcursor *cur)
+{
+	if (cur->opened && cur->p < cur->end && *cur->p == ',') {
+		cur->p = ws_end(cur->p + 1, cur->end);
+		return 1;
+	}
+	return cursor_next(cur, '[', ']');
+}
+
+bool
+json_cursor_string(struct jcursor *cur, const char **s, size_t *len)
+{
+	struct parser		 ps;
+	size_t			 cps;
+	const unsigned char	*q, *end = (const unsigned char *)cur->end;
+
+	/* Plain ASCII, as names and most values are: read in place. */
+	if (cur->p < cur->end && *cur->p == '"' &&
+	    (q = plain_run((const unsigned char *)cur->p + 1, end)) < end &&
+	    *q == '"') {
+		*s = cur->p + 1;
+		*len = (size_t)((const char *)q - *s);
+		cur->p = (const char *)q + 1;
+		return true;
+	}
+	cursor_parser(cur, &ps);
+	if (ps.p >= ps.end || *ps.p != '"')
+		return false;
+	ps.p++;
+	if (!parse_string(&ps, s, len, &cps))
+		return false;
+	cur->p = (const char *)ps.p;
+	return true;
+}
+
+/* An integer as JSON writes it (no fraction, no exponent), in int64_t. */
+bool
+json_cursor_integer(struct jcursor *cur, int64_t *out)
+{
+	const char	*p = cur->p;
+	bool		 minus = false;
+	uint64_t	 n = 0;
+	size_t		 digits = 0;
+
+	if (p < cur->end && *p == '-') {
+		minus = true;
+		p++;
+	}
+	if (p < cur->end && *p == '0' && p + 1 < cur->end && p[1] >= '0' &&
+	    p[1] <= '9')
+		return false;	/* a leading zero */
+	for (; p < cur->end && *p >= '0' && *p <= '9'; p++) {
+		if (++digits > 18)
+			return false;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (digits == 0 || (p < cur->end && (*p == '.' || *p == 'e' ||
+	    *p == 'E')))
+		return false;
+	*out = minus ? -(int64_t)n : (int64_t)n;
+	cur->p = p;
+	return true;
+}
+
+struct jval *
+json_cursor_value(struct jcursor *cur)
+{
+	struct parser	 ps;
+	struct jval	*v;
+
+	cursor_parser(cur, &ps);
+	v = arena_alloc(cur->arena, sizeof(*v));
+	if (!parse_value(&ps, v))
+		return NULL;
+	cur->p = (const char *)ps.p;
+	return v;
+}
+
+/* Past the closing quote of the string whose body starts at p. */
+static const char *
+string_end(const char *p, const char *end)
+{
+	const char *q, *b;
+
+	for (;;) {
+		if ((q = memchr(p, '"', (size_t)(end - p))) == NULL)
+			return NULL;
+		for (b = q; b > p && b[-1] == '\\'; b--)
+			;
+		if ((q - b) % 2 == 0)
+			return q + 1;
+		p = q + 1;
+	}
+}
+
+/* Any value, scanned only for its end: strings, brackets, delimiters. */
+bool
+json_cursor_skip(struct jcursor *cur)
+{
+	const char	*p = cur->p, *end = cur->end;
+	size_t		 depth = 0;
+
+	do {
+		if (p >= end)
+			return false;
+		switch (*p) {
+		case '"':
+			if ((p = string_end(p + 1, end)) == NULL)
+				return false;
+			break;
+		case '{':
+		case '[':
+			depth++;
+			p++;
+			break;
+		case '}':
+		case ']':
+			if (depth-- == 0)
+				return false;
+			p++;
+			break;
+		default:
+			if (depth > 0) {
+				p++;
+				break;
+			}
+			/* A number or a literal, to the next delimiter. */
+			while (p < end && *p != ',' && *p != '}' &&
+			    *p != ']' && *p != ' ' && *p != '\t' &&
+			    *p != '\n' && *p != '\r')
+				p++;
+			if (p == cur->p)
+				return false;
+		}
+	} while (depth > 0);
+	cur->p = p;
+	return true;
+}
+
+/* An object value of len bytes, not read: its first and last byte only. */
+const char *
+json_cursor_skip_object(struct jcursor *cur, size_t len)
+{
+	const char *at = cur->p;
+
+	if (len < 2 || (size_t)(cur->end - at) < len || at[0] != '{' ||
+	    at[len - 1] != '}')
+		return NULL;
+	cur->p += len;
+	return at;
 }
 
 struct jval *

@@ -41,7 +41,7 @@ find_question(struct journal *j, struct arena *a, const char *key,
 	if (c == NULL || (text = condition_text(j->st, a, c, true)) == NULL)
 		return;
 	if (!rec_parse(a, text, true, &out->q))
-		errx(EXIT_SYSTEM, "%s: unreadable record", j->path);
+		errx(EXIT_SYSTEM, "%s: a damaged record (its text does not parse)", j->path);
 	out->text = (char *)text;
 	out->found = true;
 }

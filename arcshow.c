@@ -35,7 +35,7 @@ view_of(struct state *st, struct arena *a, const struct condition *c,
 	v->qtext = condition_text(st, a, c, true);
 	if (v->ntext == NULL || !rec_parse(a, v->ntext, false, &v->n) ||
 	    (v->qtext != NULL && !rec_parse(a, v->qtext, true, &v->q)))
-		errx(EXIT_SYSTEM, "internal error: unreadable record");
+		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
 	v->has_q = v->qtext != NULL;
 	v->qs = v->has_q ? condition_qstatus(c, now) : Q_NONE;
 }

@@ -57,6 +57,7 @@ struct state {
 	char			  latest[64];	/* the latest recorded time */
 	struct arc_instant	  latest_t;	/* the same, parsed */
 	uint64_t		  span_bytes;	/* of the current records */
+	struct buf		  scratch;	/* a record's parts, aside */
 };
 
 static uint64_t
@@ -100,6 +101,7 @@ state_free(struct state *st)
 	free(st->slots);
 	free(st->seen);
 	free(st->touched);
+	buf_free(&st->scratch);
 	free(st);
 }
 
@@ -135,6 +137,29 @@ grow_conditions(struct state *st)
 			st->slots[slot_of(st, old[i].c->key, old[i].c->keylen,
 			    old[i].hash)] = old[i];
 	free(old);
+}
+
+/*
+ * Room for n conditions or events at once: a checkpoint's come in the
+ * order of a table's slots, which a table growing as they come would
+ * pile into one run.
+ */
+void
+state_reserve(struct state *st, size_t conditions, size_t events)
+{
+	size_t cap = 1024;
+
+	while (conditions < SIZE_MAX / 8 &&
+	    (conditions + 1) * 4 > st->cap * 3)
+		grow_conditions(st);
+	if (events == 0 || st->readers_only || st->seen != NULL ||
+	    events >= SIZE_MAX / 8)
+		return;
+	while ((events + 1) * 4 > cap * 3)
+		cap *= 2;
+	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	st->seen_cap = cap;
 }
 
 static struct condition *
@@ -251,6 +276,15 @@ touch(struct state *st, struct condition *c)
 	st->touched[st->ntouched++] = c;
 }
 
+static void
+span_stored(struct span *sp, uint64_t base)
+{
+	if (sp->off & IN_BATCH) {
+		sp->off = base + (sp->off & ~IN_BATCH);
+		sp->line = base + (sp->line & ~IN_BATCH);
+	}
+}
+
 void
 state_batch_stored(struct state *st, uint64_t base)
 {
@@ -258,14 +292,28 @@ state_batch_stored(struct state *st, uint64_t base)
 
 	for (i = 0; i < st->ntouched; i++) {
 		struct condition *c = st->touched[i];
-		if (c->notification.off & IN_BATCH)
-			c->notification.off = base +
-			    (c->notification.off & ~IN_BATCH);
-		if (c->interaction.off & IN_BATCH)
-			c->interaction.off = base +
-			    (c->interaction.off & ~IN_BATCH);
+		span_stored(&c->notification, base);
+		span_stored(&c->interaction, base);
 	}
 	st->ntouched = 0;
+}
+
+/* Reads len bytes at off of the journal, whole. */
+static void
+read_at(struct state *st, char *to, size_t len, uint64_t off)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < len) {
+		n = pread(st->fd, to + got, len - got, (off_t)(off + got));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			errx(EXIT_SYSTEM, "the journal changed under us "
+			    "(reading byte %llu)", (unsigned long long)off);
+		got += (size_t)n;
+	}
 }
 
 const char *
@@ -274,27 +322,23 @@ condition_text(struct state *st, struct arena *a, const struct condition *c,
 {
 	const struct span	*sp = interaction ? &c->interaction :
 	    &c->notification;
-	char			*t;
-	size_t			 got = 0;
-	ssize_t			 n;
+	char			*t, *line;
 
 	if (sp->len == 0)
 		return NULL;
 	t = arena_alloc(a, (size_t)sp->len + 1);
 	if (sp->off & IN_BATCH) {
 		memcpy(t, st->batch->p + (sp->off & ~IN_BATCH), sp->len);
+	} else if (sp->unchecked) {
+		/* A checkpoint's: its record's checksum, before any use. */
+		line = arena_alloc(a, (size_t)sp->line_len);
+		read_at(st, line, sp->line_len, sp->line);
+		if (!record_frame_ok(line, sp->line_len))
+			errx(EXIT_SYSTEM, "the journal has a damaged record "
+			    "at byte %llu", (unsigned long long)sp->line);
+		memcpy(t, line + (sp->off - sp->line), sp->len);
 	} else {
-		while (got < sp->len) {
-			n = pread(st->fd, t + got, sp->len - got,
-			    (off_t)(sp->off + got));
-			if (n == -1 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				errx(EXIT_SYSTEM, "the journal changed under us "
-				    "(reading byte %llu)",
-				    (unsigned long long)sp->off);
-			got += (size_t)n;
-		}
+		read_at(st, t, sp->len, sp->off);
 	}
 	t[sp->len] = '\0';
 	return t;
@@ -310,37 +354,41 @@ seconds_of(const char *s, size_t n)
 
 static void
 store_notification(struct state *st, struct condition *c,
-    const struct rec *n, struct span at)
+    const struct record_index *ix, struct span at)
 {
 	st->span_bytes += at.len;
 	st->span_bytes -= c->notification.len;
 	c->notification = at;
-	c->active = sv_eq(n->f[N_STATUS], "active");
-	c->priority = priority_of(n->f[N_PRIORITY]);
-	if (n->f[N_ID].n < sizeof(c->notification_id)) {
-		memcpy(c->notification_id, n->f[N_ID].p, n->f[N_ID].n);
-		c->notification_id[n->f[N_ID].n] = '\0';
+	c->active = ix->active;
+	c->priority = ix->priority;
+	if (ix->notification_id.n < sizeof(c->notification_id)) {
+		memcpy(c->notification_id, ix->notification_id.p,
+		    ix->notification_id.n);
+		c->notification_id[ix->notification_id.n] = '\0';
 	} else {
 		c->notification_id[0] = '\0';	/* never one of ours */
 	}
 }
 
+/* ix NULL: the condition has no question (a new lifecycle began). */
 static void
-store_interaction(struct state *st, struct condition *c, const struct rec *q,
-    struct span at)
+store_interaction(struct state *st, struct condition *c,
+    const struct record_index *ix, struct span at)
 {
 	st->span_bytes += at.len;
 	st->span_bytes -= c->interaction.len;
 	free(c->expires_at);
 	c->expires_at = NULL;
 	c->interaction = at;
-	c->qstatus = q != NULL ? qstatus_of(q->f[I_STATUS]) : Q_NONE;
-	if (c->qstatus == Q_PENDING && q->f[I_EXPIRES_AT].p != NULL)
-		c->expires_at = xstrndup(q->f[I_EXPIRES_AT].p,
-		    q->f[I_EXPIRES_AT].n);
+	c->qstatus = ix != NULL ? ix->qstatus : Q_NONE;
+	c->due = 0;
+	if (c->qstatus == Q_PENDING && ix->expires_at.p != NULL) {
+		c->expires_at = xstrndup(ix->expires_at.p, ix->expires_at.n);
+		c->due = ix->due;
+	}
 }
 
-static const struct span no_span = { 0, 0 };
+static const struct span no_span = { 0, 0, 0, 0, false };
 
 /* Who dismissed a condition: set by its dismissal, cleared by any change. */
 static void
@@ -361,33 +409,67 @@ same_lifecycle(const struct condition *c, struct sv id)
 }
 
 /* A pending question whose deadline is at or before now counts as expired. */
+/* The seconds of now, parsed once for the run of calls that share it. */
+static int64_t
+now_seconds(const char *now)
+{
+	static char	 last[64];
+	static int64_t	 seconds;
+
+	if (strcmp(now, last) != 0) {
+		seconds = seconds_of(now, strlen(now));
+		(void)strlcpy(last, now, sizeof(last));
+	}
+	return seconds;
+}
+
+/* Pending until its deadline; the text decides within the second. */
 enum qstatus
 condition_qstatus(const struct condition *c, const char *now)
 {
-	if (c->qstatus == Q_PENDING && c->expires_at != NULL &&
-	    rfc3339_cmp(c->expires_at, now) <= 0)
-		return Q_EXPIRED;
-	return c->qstatus;
+	int64_t at;
+
+	if (c->qstatus != Q_PENDING || c->expires_at == NULL)
+		return c->qstatus;
+	at = now_seconds(now);
+	if (c->due != at)
+		return c->due < at ? Q_EXPIRED : Q_PENDING;
+	return rfc3339_cmp(c->expires_at, now) <= 0 ? Q_EXPIRED : Q_PENDING;
 }
 
-static unsigned
-hex_value(char c)
-{
-	return (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
-}
+/* One more than each lowercase hex digit's value; 0 for other bytes. */
+static const uint8_t hex_value[256] = {
+	['0'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+	['a'] = 11, 12, 13, 14, 15, 16,
+};
 
 /* Lowercase hex, already checked by is_hex. */
 void
 hex_bytes(const char *hex, uint8_t *out, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		out[i] = (uint8_t)(hex_value(hex[2 * i]) << 4 |
-		    hex_value(hex[2 * i + 1]));
+	(void)hex_decode((struct sv){ hex, 2 * n }, out, n);
 }
 
-static bool
+/* n bytes from exactly 2n lowercase hex digits, or false. */
+bool
+hex_decode(struct sv s, uint8_t *out, size_t n)
+{
+	const unsigned char	*h = (const unsigned char *)s.p;
+	unsigned		 bad = 0, hi, lo;
+	size_t			 i;
+
+	if (s.p == NULL || s.n != 2 * n)
+		return false;
+	for (i = 0; i < n; i++) {
+		hi = hex_value[h[2 * i]];
+		lo = hex_value[h[2 * i + 1]];
+		bad |= (hi == 0) | (lo == 0);
+		out[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
+	}
+	return bad == 0;
+}
+
+bool
 is_hex(struct sv s, size_t n)
 {
 	size_t i;
@@ -395,8 +477,7 @@ is_hex(struct sv s, size_t n)
 	if (s.p == NULL || s.n != n)
 		return false;
 	for (i = 0; i < n; i++)
-		if (!((s.p[i] >= '0' && s.p[i] <= '9') ||
-		    (s.p[i] >= 'a' && s.p[i] <= 'f')))
+		if (hex_value[(unsigned char)s.p[i]] == 0)
 			return false;
 	return true;
 }
@@ -514,44 +595,119 @@ state_all_durable(struct state *st)
 	st->durable = st->seq;
 }
 
-/* ---- replaying the journal ---- */
+/* ---- a checkpoint's view of the state (arccheckpoint.c) ---- */
 
-/*
- * What the rest of the code takes for granted of a stored record: a known
- * status, and for a question a known kind, a digest and a real deadline.
- * A journal record without them is damaged, however well-formed its JSON.
- */
-static bool
-record_sane(const struct rec *r, bool interaction)
+/* About what a checkpoint of the state takes (arccheckpoint.c). */
+uint64_t
+state_checkpoint_bytes(const struct state *st)
+{
+	return (uint64_t)st->count * 160 + (uint64_t)st->seen_count * 40;
+}
+
+bool
+state_readers_only(const struct state *st)
+{
+	return st->readers_only;
+}
+
+void
+state_foreach_seen(struct state *st, void (*fn)(const uint8_t *,
+    const uint8_t *, int64_t, void *), void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < st->seen_cap; i++)
+		if (seen_used(&st->seen[i]))
+			fn(st->seen[i].ident, st->seen[i].content,
+			    st->seen[i].at, arg);
+}
+
+/* A condition as a checkpoint holds it; false if its key is there already. */
+bool
+state_restore(struct state *st, const struct condition *from)
+{
+	struct condition *c;
+
+	if (lookup_sv(st, (struct sv){ from->key, from->keylen }) != NULL)
+		return false;
+	c = lookup_or_add(st, (struct sv){ from->key, from->keylen });
+	memcpy(c->notification_id, from->notification_id,
+	    sizeof(c->notification_id));
+	c->notification = from->notification;
+	c->interaction = from->interaction;
+	c->active = from->active;
+	c->priority = from->priority;
+	c->qstatus = from->qstatus;
+	c->changed = from->changed;
+	c->due = from->due;
+	c->expires_at = from->expires_at != NULL ?
+	    xstrndup(from->expires_at, strlen(from->expires_at)) : NULL;
+	c->dismissed = from->dismissed != NULL ?
+	    xstrndup(from->dismissed, strlen(from->dismissed)) : NULL;
+	st->span_bytes += c->notification.len + c->interaction.len;
+	return true;
+}
+
+void
+state_restore_seen(struct state *st, const uint8_t *ident,
+    const uint8_t *content, int64_t at)
+{
+	if (!st->readers_only)
+		seen_add(st, ident, content, at);
+}
+
+/* The sequence and clock the checkpoint's last record left. */
+bool
+state_restored(struct state *st, uint64_t seq, const char *latest)
 {
 	struct arc_instant t;
 
-	if (!interaction)
-		return sv_eq(r->f[N_STATUS], "active") ||
-		    sv_eq(r->f[N_STATUS], "resolved");
-	return qstatus_of(r->f[I_STATUS]) != Q_NONE &&
-	    (sv_eq(r->f[I_KIND], "permission") ||
-	    sv_eq(r->f[I_KIND], "single_choice") ||
-	    sv_eq(r->f[I_KIND], "text")) &&
-	    is_hex(r->f[I_DIGEST], 64) && r->f[I_EXPIRES_AT].p != NULL &&
-	    rfc3339_parse(r->f[I_EXPIRES_AT].p, r->f[I_EXPIRES_AT].n, &t);
-}
-
-static bool
-load_interaction(struct state *st, const struct jval *v, struct span at,
-    int64_t changed)
-{
-	struct condition	*c;
-	struct rec		 q;
-
-	if (!rec_from_jval(v, true, &q) || !record_sane(&q, true))
+	st->seq = st->durable = seq;
+	if (latest[0] == '\0')
+		return true;
+	if (!rfc3339_parse(latest, strlen(latest), &t))
 		return false;
-	if ((c = lookup_sv(st, q.f[I_KEY])) == NULL)
-		return false;	/* a question before its condition */
-	store_interaction(st, c, &q, at);
-	c->changed = changed;
+	note_time(st, latest, strlen(latest), &t);
 	return true;
 }
+
+const char *
+state_latest(const struct state *st)
+{
+	return st->latest;
+}
+
+/*
+ * Takes over what a checkpoint restored into another state, which is
+ * freed; st has replayed nothing yet.  Its file, sequence check and
+ * reader's role stay its own.
+ */
+void
+state_adopt(struct state *st, struct state *from)
+{
+	struct state keep = *st;
+
+	*st = *from;
+	st->fd = keep.fd;
+	st->readers_only = keep.readers_only;
+	st->check_seq = keep.check_seq;
+	st->batch = keep.batch;
+	st->touched = keep.touched;
+	st->ntouched = keep.ntouched;
+	st->touched_cap = keep.touched_cap;
+	st->scratch = keep.scratch;
+	if (st->latest[0] != '\0')
+		st->latest_t.fraction = st->latest +
+		    (from->latest_t.fraction - from->latest);
+	/* What st held (nothing but its empty tables) goes with from. */
+	*from = keep;
+	from->touched = NULL;
+	from->scratch.p = NULL;
+	from->scratch.len = from->scratch.cap = 0;
+	state_free(from);
+}
+
+/* ---- replaying the journal ---- */
 
 static bool
 load_seen(struct state *st, const struct jval *list)
@@ -564,64 +720,207 @@ load_seen(struct state *st, const struct jval *list)
 	for (i = 0; i < list->n; i++) {
 		const struct jval *e = list->items[i];
 		if (e->type != J_ARRAY || e->n != 3 ||
-		    !is_hex(sv_json(e->items[0]), 32) ||
-		    !is_hex(sv_json(e->items[1]), 32) ||
+		    !hex_decode(sv_json(e->items[0]), ident, 16) ||
+		    !hex_decode(sv_json(e->items[1]), content, 16) ||
 		    e->items[2]->type != J_NUMBER || !e->items[2]->integer)
 			return false;
-		hex_bytes(e->items[0]->s, ident, 16);
-		hex_bytes(e->items[1]->s, content, 16);
 		seen_add(st, ident, content, strtoll(e->items[2]->s, NULL, 10));
 	}
 	return true;
 }
 
-/* The members of a record, found in one pass. */
+/* What a record holds, read in one pass. */
 struct record_parts {
-	const struct jval *seq, *at, *event, *notification, *interaction, *seen;
-	const struct jval *since, *dismissed;
-	bool header;
+	bool		 header;
+	uint64_t	 seq;
+	bool		 has_seq;
+	struct sv	 at, dismissed;
+	int64_t		 since;
+	bool		 has_since;
+	uint8_t		 ident[16], hash[16];	/* of its event */
+	bool		 has_event, has_index;
+	const struct jval *notification, *interaction, *seen;
+	const char	*ntext, *qtext;	/* the two parts' text in the line */
 };
 
-static void
-record_parts(const struct jval *r, struct record_parts *p)
-{
-	static const struct {
-		const char *name;
-		size_t len, off;
-	} names[] = {
-		{ "seq", 3, offsetof(struct record_parts, seq) },
-		{ "at", 2, offsetof(struct record_parts, at) },
-		{ "event", 5, offsetof(struct record_parts, event) },
-		{ "notification", 12, offsetof(struct record_parts, notification) },
-		{ "interaction", 11, offsetof(struct record_parts, interaction) },
-		{ "seen", 4, offsetof(struct record_parts, seen) },
-		{ "since", 5, offsetof(struct record_parts, since) },
-		{ "dismissed", 9, offsetof(struct record_parts, dismissed) },
-	};
-	size_t i, k;
+enum part { PART_OTHER, PART_HEADER, PART_SEQ, PART_AT, PART_SINCE,
+    PART_EVENT, PART_INDEX, PART_NOTIFICATION, PART_INTERACTION, PART_SEEN,
+    PART_DISMISSED };
 
-	memset(p, 0, sizeof(*p));
-	for (i = 0; i < r->n; i++) {
-		const struct jmember *m = &r->members[i];
-		if (m->namelen == 11 && memcmp(m->name, "arc_journal", 11) == 0)
-			p->header = true;
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (names[k].len == m->namelen &&
-			    memcmp(names[k].name, m->name, m->namelen) == 0) {
-				*(const struct jval **)((char *)p +
-				    names[k].off) = m->value;
-				break;
-			}
+static enum part
+part_named(const char *name, size_t len)
+{
+#define IS(s)	(len == sizeof(s) - 1 && memcmp(name, s, len) == 0)
+	switch (len) {
+	case 2:		return IS("at") ? PART_AT : PART_OTHER;
+	case 3:		return IS("seq") ? PART_SEQ : PART_OTHER;
+	case 4:		return IS("seen") ? PART_SEEN : PART_OTHER;
+	case 5:		return IS("event") ? PART_EVENT : IS("index") ?
+			    PART_INDEX : IS("since") ? PART_SINCE : PART_OTHER;
+	case 9:		return IS("dismissed") ? PART_DISMISSED : PART_OTHER;
+	case 11:	return IS("interaction") ? PART_INTERACTION :
+			    IS("arc_journal") ? PART_HEADER : PART_OTHER;
+	case 12:	return IS("notification") ? PART_NOTIFICATION :
+			    PART_OTHER;
+	default:	return PART_OTHER;
 	}
+#undef IS
 }
 
+/* An event's identity and content hash; the rest is for people. */
+static bool
+read_event(struct jcursor *cur, struct record_parts *p)
+{
+	struct jcursor	 o;
+	const char	*name;
+	size_t		 len;
+	struct sv	 ident = { NULL, 0 }, hash = { NULL, 0 }, *to;
+	int		 more;
+
+	json_cursor_enter(cur, &o);
+	while ((more = json_cursor_name(&o, &name, &len)) == 1) {
+		to = len == 5 && memcmp(name, "ident", 5) == 0 ? &ident :
+		    len == 4 && memcmp(name, "hash", 4) == 0 ? &hash : NULL;
+		if (to != NULL ? to->p != NULL ||
+		    !json_cursor_string(&o, &to->p, &to->n) :
+		    !json_cursor_skip(&o))
+			return false;
+	}
+	json_cursor_leave(cur, &o);
+	if (more != 0 || !hex_decode(ident, p->ident, 16) ||
+	    !hex_decode(hash, p->hash, 16))
+		return false;
+	p->has_event = true;
+	return true;
+}
+
+/* A notification or question: stepped over by the index's length. */
+static bool
+read_part(struct jcursor *cur, struct record_parts *p,
+    const struct record_index *ix, bool interaction)
+{
+	const char		**text = interaction ? &p->qtext : &p->ntext;
+	const struct jval	**v = interaction ? &p->interaction :
+	    &p->notification;
+	uint32_t		  len = interaction ? ix->qlen : ix->nlen;
+
+	if (*text != NULL || *v != NULL)
+		return false;
+	if (p->has_index)
+		return len > 0 &&
+		    (*text = json_cursor_skip_object(cur, len)) != NULL;
+	return (*v = json_cursor_value(cur)) != NULL;
+}
+
+/*
+ * One pass over a record's members.  Once its index is read, the
+ * notification and question after it are stepped over by their lengths:
+ * the checksum vouches for their text, which is parsed, strictly, when a
+ * command uses it.  Without an index (a record from before the index)
+ * they are parsed here, and the index is made from them.  Whoever only
+ * reads (readers) skips the events and the seen lists.
+ */
+static bool
+record_read(struct state *st, struct arena *a, const char *line, size_t len,
+    struct record_parts *p, struct record_index *ix)
+{
+	struct jcursor	 cur;
+	const char	*name;
+	size_t		 namelen;
+	struct rec	 n, q;
+	int64_t		 seq;
+	int		 more;
+	bool		 ok;
+	unsigned	 had = 0;
+	enum part	 part;
+
+	memset(p, 0, sizeof(*p));
+	memset(ix, 0, sizeof(*ix));
+	json_cursor_open(&cur, a, line, len);
+	while ((more = json_cursor_name(&cur, &name, &namelen)) == 1) {
+		part = part_named(name, namelen);
+		if (part != PART_OTHER && (had & 1u << part))
+			return false;	/* twice */
+		had |= 1u << part;
+		switch (part) {
+		case PART_SEQ:
+			ok = json_cursor_integer(&cur, &seq) && seq >= 0;
+			p->seq = (uint64_t)seq;
+			p->has_seq = true;
+			break;
+		case PART_AT:
+			ok = json_cursor_string(&cur, &p->at.p, &p->at.n);
+			break;
+		case PART_SINCE:
+			ok = json_cursor_integer(&cur, &p->since);
+			p->has_since = true;
+			break;
+		case PART_EVENT:
+			ok = st->readers_only ? json_cursor_skip(&cur) :
+			    read_event(&cur, p);
+			break;
+		case PART_INDEX:
+			ok = p->ntext == NULL && p->qtext == NULL &&
+			    index_read(&cur, ix);
+			p->has_index = true;
+			break;
+		case PART_NOTIFICATION:
+		case PART_INTERACTION:
+			ok = read_part(&cur, p, ix, part == PART_INTERACTION);
+			break;
+		case PART_SEEN:
+			ok = st->readers_only ? json_cursor_skip(&cur) :
+			    (p->seen = json_cursor_value(&cur)) != NULL;
+			break;
+		case PART_DISMISSED:
+			ok = json_cursor_string(&cur, &p->dismissed.p,
+			    &p->dismissed.n);
+			break;
+		case PART_HEADER:
+			p->header = true;
+			/* FALLTHROUGH */
+		default:
+			ok = json_cursor_skip(&cur);	/* durable, crc, ... */
+		}
+		if (!ok)
+			return false;
+	}
+	if (more != 0)
+		return false;
+	if (!p->has_index) {
+		if ((p->notification != NULL &&
+		    (!rec_from_jval(p->notification, false, &n) ||
+		    !rec_sane(&n, false))) || (p->interaction != NULL &&
+		    (!rec_from_jval(p->interaction, true, &q) ||
+		    !rec_sane(&q, true))))
+			return false;
+		if (p->notification == NULL && p->interaction == NULL)
+			return true;
+		index_of(ix, p->notification != NULL ? &n : NULL,
+		    p->notification != NULL ? p->notification->rawlen : 0,
+		    p->interaction != NULL ? &q : NULL,
+		    p->interaction != NULL ? p->interaction->rawlen : 0);
+		p->ntext = p->notification != NULL ? p->notification->raw :
+		    NULL;
+		p->qtext = p->interaction != NULL ? p->interaction->raw : NULL;
+	}
+	/* The index tells of exactly the parts the record has. */
+	return (ix->nlen > 0) == (p->ntext != NULL) &&
+	    (ix->qlen > 0) == (p->qtext != NULL);
+}
+
+/* A part's text in a line found at line_offset, checked with the line. */
 static struct span
-span_in(const char *line, uint64_t line_offset, const struct jval *v)
+span_in(const char *line, size_t len, uint64_t line_offset, const char *text,
+    uint32_t tlen)
 {
 	struct span sp;
 
-	sp.off = line_offset + (uint64_t)(v->raw - line);
-	sp.len = (uint32_t)v->rawlen;
+	sp.off = line_offset + (uint64_t)(text - line);
+	sp.len = tlen;
+	sp.line = line_offset;
+	sp.line_len = (uint32_t)len;
+	sp.unchecked = false;
 	return sp;
 }
 
@@ -629,66 +928,46 @@ bool
 state_load_record(struct state *st, struct arena *a, const char *line,
     size_t len, uint64_t line_offset)
 {
-	struct jparse_error	 e;
-	struct jval		*r;
 	struct record_parts	 p;
-	struct rec		 nr;
+	struct record_index	 ix;
 	struct condition	*c;
 	struct arc_instant	 at;
-	uint64_t		 seq;
 	int64_t			 changed;
 
-	/* Records, their parts, members, and seen entries: no deeper. */
-	if ((r = json_parse_shallow(a, line, len, &e, 3)) == NULL ||
-	    r->type != J_OBJECT)
+	if (!record_read(st, a, line, len, &p, &ix))
 		return false;
-	record_parts(r, &p);
 	if (p.header)
 		return true;
-	if (p.seq == NULL || p.seq->type != J_NUMBER || !p.seq->integer ||
-	    p.at == NULL || p.at->type != J_STRING ||
-	    !rfc3339_parse(p.at->s, p.at->len, &at) || p.seq->s[0] == '-')
+	if (!p.has_seq || p.at.p == NULL || !rfc3339_parse(p.at.p, p.at.n,
+	    &at))
 		return false;
-	errno = 0;
-	seq = strtoull(p.seq->s, NULL, 10);
 	/* A record missing before this one, or one repeated, is damage. */
-	if (errno != 0 || (st->check_seq && seq != st->seq + 1))
+	if (st->check_seq && p.seq != st->seq + 1)
 		return false;
-	st->seq = seq;
-	note_time(st, p.at->s, p.at->len, &at);
+	st->seq = p.seq;
+	note_time(st, p.at.p, p.at.n, &at);
 	/* When its condition last changed: now, or before a compaction. */
-	changed = p.since != NULL && p.since->type == J_NUMBER &&
-	    p.since->integer && p.since->len < 19 ?
-	    strtoll(p.since->s, NULL, 10) : at.seconds;
-	if (p.event != NULL && !st->readers_only) {
-		struct sv ident = sv_json(json_get(p.event, "ident"));
-		struct sv hash = sv_json(json_get(p.event, "hash"));
-		uint8_t ib[16], hb[16];
-		if (!is_hex(ident, 32) || !is_hex(hash, 32))
-			return false;
-		hex_bytes(ident.p, ib, 16);
-		hex_bytes(hash.p, hb, 16);
-		seen_add(st, ib, hb, seconds_of(p.at->s, p.at->len));
-	}
-	if (p.notification != NULL) {
-		if (!rec_from_jval(p.notification, false, &nr) ||
-		    !record_sane(&nr, false))
-			return false;
-		c = lookup_or_add(st, nr.f[N_KEY]);
+	changed = p.has_since ? p.since : at.seconds;
+	if (p.has_event)
+		seen_add(st, p.ident, p.hash, at.seconds);
+	if (ix.nlen > 0) {
+		c = lookup_or_add(st, ix.key);
 		/* A new lifecycle under the key drops the old question. */
-		if (!same_lifecycle(c, nr.f[N_ID]))
+		if (!same_lifecycle(c, ix.notification_id))
 			store_interaction(st, c, NULL, no_span);
-		store_notification(st, c, &nr, span_in(line, line_offset,
-		    p.notification));
+		store_notification(st, c, &ix, span_in(line, len, line_offset,
+		    p.ntext, ix.nlen));
 		c->changed = changed;
-		set_dismissed(c, p.dismissed != NULL &&
-		    p.dismissed->type == J_STRING ? sv_json(p.dismissed) :
-		    (struct sv){ NULL, 0 });
+		set_dismissed(c, p.dismissed);
 	}
-	if (p.interaction != NULL && !load_interaction(st, p.interaction,
-	    span_in(line, line_offset, p.interaction), changed))
-		return false;
-	if (p.seen != NULL && !st->readers_only && !load_seen(st, p.seen))
+	if (ix.qlen > 0) {
+		if ((c = lookup_sv(st, ix.key)) == NULL)
+			return false;	/* a question before its condition */
+		store_interaction(st, c, &ix, span_in(line, len, line_offset,
+		    p.qtext, ix.qlen));
+		c->changed = changed;
+	}
+	if (p.seen != NULL && !load_seen(st, p.seen))
 		return false;
 	return true;
 }
@@ -707,10 +986,12 @@ state_record(struct state *st, const char *now, const struct change *ch,
 {
 	struct condition	*c;
 	struct span		 ns = no_span, qs = no_span;
+	struct record_index	 ix;
 	struct arc_instant	 at;
-	size_t			 start, record = out->len;
+	size_t			 nlen, record = out->len;
 
 	st->batch = out;
+	memset(&ix, 0, sizeof(ix));
 	buf_printf(out, "{\"seq\":%llu,\"durable\":%llu,\"at\":",
 	    (unsigned long long)++st->seq, (unsigned long long)st->durable);
 	buf_json_cstr(out, now);
@@ -730,19 +1011,33 @@ state_record(struct state *st, const char *now, const struct change *ch,
 		buf_json_str(out, ch->type.p, ch->type.n);
 		buf_putc(out, '}');
 	}
+	/* The parts are written aside first: the index ahead gives lengths. */
+	st->scratch.len = 0;
+	if (ch->has_n)
+		rec_write(&st->scratch, &ch->n, false, false);
+	nlen = st->scratch.len;
+	if (ch->has_q)
+		rec_write(&st->scratch, &ch->q, true, false);
+	if (st->scratch.len > UINT32_MAX)
+		errx(EXIT_SYSTEM, "internal error: a record too long");
+	/* A record of an event alone (a replay that changed nothing) has none. */
+	if (ch->has_n || ch->has_q) {
+		index_of(&ix, ch->has_n ? &ch->n : NULL, nlen,
+		    ch->has_q ? &ch->q : NULL, st->scratch.len - nlen);
+		buf_puts(out, ",\"index\":");
+		index_write(out, &ix);
+	}
 	if (ch->has_n) {
 		buf_puts(out, ",\"notification\":");
-		start = out->len;
-		rec_write(out, &ch->n, false, false);
-		ns.off = IN_BATCH | start;
-		ns.len = (uint32_t)(out->len - start);
+		ns.off = IN_BATCH | out->len;
+		ns.len = ix.nlen;
+		buf_put(out, st->scratch.p, nlen);
 	}
 	if (ch->has_q) {
 		buf_puts(out, ",\"interaction\":");
-		start = out->len;
-		rec_write(out, &ch->q, true, false);
-		qs.off = IN_BATCH | start;
-		qs.len = (uint32_t)(out->len - start);
+		qs.off = IN_BATCH | out->len;
+		qs.len = ix.qlen;
+		buf_put(out, st->scratch.p + nlen, ix.qlen);
 	}
 	if (ch->superseded.p != NULL) {
 		buf_puts(out, ",\"superseded\":");
@@ -753,19 +1048,21 @@ state_record(struct state *st, const char *now, const struct change *ch,
 		buf_json_cstr(out, ch->dismissed);
 	}
 	record_seal(out, record);
+	ns.line = qs.line = IN_BATCH | record;
+	ns.line_len = qs.line_len = (uint32_t)(out->len - record - 1);
 
 	if (ch->has_n) {
-		c = lookup_or_add(st, ch->n.f[N_KEY]);
-		if (!same_lifecycle(c, ch->n.f[N_ID]))
+		c = lookup_or_add(st, ix.key);
+		if (!same_lifecycle(c, ix.notification_id))
 			store_interaction(st, c, NULL, no_span);
-		store_notification(st, c, &ch->n, ns);
+		store_notification(st, c, &ix, ns);
 		c->changed = at.seconds;
 		set_dismissed(c, sv_str(ch->dismissed));
 		touch(st, c);
 	}
 	if (ch->has_q) {
-		c = lookup_sv(st, ch->q.f[I_KEY]);
-		store_interaction(st, c, &ch->q, qs);
+		c = lookup_sv(st, ix.key);
+		store_interaction(st, c, &ix, qs);
 		c->changed = at.seconds;
 		touch(st, c);
 	}
@@ -843,7 +1140,7 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 		if (c == NULL || c->notification.len == 0 || !c->active)
 			return true;	/* nothing to remove */
 		if (!rec_parse(a, condition_text(st, a, c, false), false, &n))
-			errx(EXIT_SYSTEM, "internal error: unreadable record");
+			errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
 		n.f[N_STATUS] = sv_str("resolved");
 		n.f[N_RESOLVED_AT] = sv_str(now);
 		ch.n = n;
@@ -851,7 +1148,7 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 		state_record(st, now, &ch, records);
 		return true;
 	}
-	if (!rec_from_jval(nv, false, &ch.n) || !record_sane(&ch.n, false) ||
+	if (!rec_from_jval(nv, false, &ch.n) || !rec_sane(&ch.n, false) ||
 	    ch.n.f[N_KEY].p == NULL || ch.n.f[N_ID].p == NULL) {
 		*why = "/notification: not a notification record";
 		return false;
@@ -859,7 +1156,7 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 	ch.has_n = true;
 	if (qv != NULL && qv->type != J_NULL) {
 		if (!rec_from_jval(qv, true, &ch.q) ||
-		    !record_sane(&ch.q, true) ||
+		    !rec_sane(&ch.q, true) ||
 		    !sv_same(ch.q.f[I_KEY], ch.n.f[N_KEY])) {
 			*why = "/interaction: not an interaction record of "
 			    "this key";
@@ -885,26 +1182,33 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
  * withdrawn, or a notice nobody resolved.  A pending question stays for as
  * long as it is pending; past its deadline it counts as expired from then.
  */
+/*
+ * Whether a condition has been settled for retain seconds at now (whose
+ * seconds are at): the deadline in seconds decides a pending question
+ * but in the second it falls due, which its text decides.
+ */
+static bool
+retired_at(const struct condition *c, const char *now, int64_t at,
+    int64_t retain)
+{
+	int64_t last = c->changed;
+
+	if (c->qstatus == Q_PENDING && c->expires_at != NULL) {
+		if (c->due > at || (c->due == at &&
+		    rfc3339_cmp(c->expires_at, now) > 0))
+			return false;	/* still open */
+		if (c->due > last)
+			last = c->due;
+	} else if (c->qstatus == Q_PENDING) {
+		return false;
+	}
+	return last <= at - retain;
+}
+
 bool
 condition_retired(const struct condition *c, const char *now, int64_t retain)
 {
-	int64_t last = c->changed, at = seconds_of(now, strlen(now));
-
-	switch (condition_qstatus(c, now)) {
-	case Q_PENDING:
-		return false;
-	case Q_EXPIRED:
-		if (c->expires_at != NULL) {
-			int64_t due = seconds_of(c->expires_at,
-			    strlen(c->expires_at));
-			if (due > last)
-				last = due;
-		}
-		break;
-	default:
-		break;
-	}
-	return last <= at - retain;
+	return retired_at(c, now, seconds_of(now, strlen(now)), retain);
 }
 
 /* What a kept condition and a remembered event cost in a record. */
@@ -924,7 +1228,7 @@ state_live_bytes(struct state *st, const char *now, int64_t retain,
 		    (uint64_t)st->seen_count * SEEN_BYTES;
 	for (i = 0; i < st->cap; i++) {
 		const struct condition *c = st->slots[i].c;
-		if (c != NULL && !condition_retired(c, now, retain))
+		if (c != NULL && !retired_at(c, now, since + window, retain))
 			bytes += (uint64_t)c->notification.len +
 			    c->interaction.len + RECORD_OVERHEAD;
 	}
@@ -956,10 +1260,31 @@ put_text(struct state *st, struct arena *a, const struct compaction *cp,
 	    &c->notification;
 
 	if (cp->map != NULL && !(sp->off & IN_BATCH) &&
-	    sp->off + sp->len <= cp->maplen)
+	    sp->line + sp->line_len <= cp->maplen) {
+		if (sp->unchecked && !record_frame_ok(cp->map + sp->line,
+		    sp->line_len))
+			errx(EXIT_SYSTEM, "the journal has a damaged record "
+			    "at byte %llu", (unsigned long long)sp->line);
 		buf_put(out, cp->map + sp->off, sp->len);
-	else
+	} else
 		buf_puts(out, condition_text(st, a, c, interaction));
+}
+
+/* The index of a condition's current record, as the table holds it. */
+static void
+condition_index(const struct condition *c, struct record_index *ix)
+{
+	memset(ix, 0, sizeof(*ix));
+	ix->key.p = c->key;
+	ix->key.n = c->keylen;
+	ix->nlen = c->notification.len;
+	ix->notification_id = sv_str(c->notification_id);
+	ix->active = c->active;
+	ix->priority = c->priority;
+	ix->qlen = c->interaction.len;
+	ix->qstatus = c->qstatus;
+	ix->expires_at = sv_str(c->expires_at);
+	ix->due = c->due;
 }
 
 /* One record a kept condition: its notification and its question. */
@@ -967,12 +1292,14 @@ static bool
 compact_conditions(struct state *st, struct arena *a,
     const struct compaction *cp, struct buf *out, uint64_t durable)
 {
-	size_t i, start;
+	struct record_index	ix;
+	size_t			i, start;
+	int64_t			at = seconds_of(cp->now, strlen(cp->now));
 
 	for (i = 0; i < st->cap; i++) {
 		const struct condition *c = st->slots[i].c;
 		if (c == NULL || c->notification.len == 0 ||
-		    condition_retired(c, cp->now, cp->retain))
+		    retired_at(c, cp->now, at, cp->retain))
 			continue;
 		arena_reset(a);
 		start = out->len;
@@ -981,6 +1308,9 @@ compact_conditions(struct state *st, struct arena *a,
 		    (unsigned long long)durable);
 		buf_json_cstr(out, cp->at);
 		buf_printf(out, ",\"since\":%lld", (long long)c->changed);
+		buf_puts(out, ",\"index\":");
+		condition_index(c, &ix);
+		index_write(out, &ix);
 		buf_puts(out, ",\"notification\":");
 		put_text(st, a, cp, out, c, false);
 		if (c->interaction.len > 0) {

@@ -39,10 +39,17 @@ enum qstatus { Q_NONE, Q_PENDING, Q_ANSWERED, Q_EXPIRED, Q_CANCELLED,
     Q_SUPERSEDED };
 enum priority { P_LOW, P_NORMAL, P_HIGH, P_CRITICAL };
 
-/* Where a record's JSON text is: in the journal file, or in the batch. */
+/*
+ * Where a record's JSON text is: in the journal file, or in the batch; and
+ * the line that holds it, whose checksum a span a checkpoint gave (not
+ * replayed, so not yet checked) has checked when the text is read.
+ */
 struct span {
 	uint64_t	 off;	/* IN_BATCH set: an offset in the batch */
+	uint64_t	 line;	/* the line's start, likewise */
 	uint32_t	 len;	/* 0: no such record */
+	uint32_t	 line_len;	/* without its newline */
+	bool		 unchecked;
 };
 #define IN_BATCH	(UINT64_C(1) << 63)
 
@@ -56,6 +63,7 @@ struct condition {
 	enum priority	 priority;
 	enum qstatus	 qstatus;	/* as recorded; see condition_qstatus */
 	char		*expires_at;	/* of a pending question only */
+	int64_t		 due;		/* the same in seconds */
 	int64_t		 changed;	/* its latest updated_at, in seconds */
 	char		*dismissed;	/* by whom, when a person dismissed it */
 };
@@ -144,6 +152,7 @@ bool		 condition_retired(const struct condition *, const char *now,
 
 /* A record's frame (arcjournal.c): its checksum, and the newline. */
 void		 record_seal(struct buf *, size_t start);
+bool		 record_frame_ok(const char *, size_t);
 
 struct condition *state_lookup(struct state *, const char *key);
 void		 state_foreach(struct state *,
@@ -170,6 +179,42 @@ void		 rec_write(struct buf *, const struct rec *, bool interaction,
 enum qstatus	 qstatus_of(struct sv);
 enum priority	 priority_of(struct sv);
 
+/*
+ * A record's index (arc-journal(5)): what the condition table keeps of the
+ * record, written ahead of the notification and question it sums up, with
+ * their lengths, so that a replay steps over their text unread.
+ */
+struct record_index {
+	struct sv	 key;
+	uint32_t	 nlen, qlen;	/* 0: the record has no such part */
+	struct sv	 notification_id;
+	bool		 active;
+	enum priority	 priority;
+	enum qstatus	 qstatus;
+	struct sv	 expires_at;	/* a pending question's; else null */
+	int64_t		 due;	/* the same in seconds */
+};
+void		 index_of(struct record_index *, const struct rec *n,
+		    size_t nlen, const struct rec *q, size_t qlen);
+void		 index_write(struct buf *, const struct record_index *);
+bool		 index_read(struct jcursor *, struct record_index *);
+/* What the rest of the code takes for granted of a stored record. */
+bool		 rec_sane(const struct rec *, bool interaction);
+
+/* A checkpoint's view of the state (arccheckpoint.c). */
+bool		 state_readers_only(const struct state *);
+uint64_t	 state_checkpoint_bytes(const struct state *);
+void		 state_foreach_seen(struct state *, void (*)(const uint8_t *,
+		    const uint8_t *, int64_t, void *), void *);
+void		 state_reserve(struct state *, size_t conditions,
+		    size_t events);
+bool		 state_restore(struct state *, const struct condition *);
+void		 state_restore_seen(struct state *, const uint8_t *,
+		    const uint8_t *, int64_t);
+bool		 state_restored(struct state *, uint64_t seq, const char *latest);
+const char	*state_latest(const struct state *);
+void		 state_adopt(struct state *, struct state *from);
+
 /* Small helpers on string views, for the front ends. */
 static inline bool
 sv_is(struct sv v, const char *s)
@@ -179,6 +224,8 @@ sv_is(struct sv v, const char *s)
 	return v.p != NULL && v.n == n && memcmp(v.p, s, n) == 0;
 }
 const char	*sv_cstr_of(struct arena *, struct sv);
+bool		 is_hex(struct sv, size_t);	/* n lowercase hex digits */
+bool		 hex_decode(struct sv, uint8_t *, size_t);
 
 
 #endif /* ARCSTATE_H */

@@ -66,7 +66,7 @@ notification_of(struct survey *s, struct item *it)
 {
 	if (!it->parsed && !rec_parse(&s->arena, condition_text(s->st,
 	    &s->arena, it->c, false), false, &it->n))
-		errx(EXIT_SYSTEM, "internal error: unreadable record");
+		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
 	it->parsed = true;
 	return &it->n;
 }
@@ -108,8 +108,8 @@ classify(struct survey *s, struct item *it)
 		} else {
 			if (!rec_parse(&s->arena, condition_text(s->st,
 			    &s->arena, c, true), true, &q))
-				errx(EXIT_SYSTEM, "internal error: "
-				    "unreadable record");
+				errx(EXIT_SYSTEM, "the journal has a damaged "
+				    "record (its text does not parse)");
 			it->at = seconds_of_sv(&s->arena, q.f[I_EXPIRES_AT]);
 		}
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? EXPIRED : QUIET;

@@ -1,9 +1,10 @@
 /*
  * libFuzzer target: a journal file's bytes through the loader, as a
- * writer would open it (torn tails are cut).  What loads must be readable
- * record by record, and must compact.  A mutated record almost never
- * keeps a valid checksum, so for inputs of an odd length every
- * line is sealed anew first: the loader behind the frame is fuzzed too.
+ * writer would open it (torn tails are cut).  What loads must have its
+ * records' texts where their index says, and must compact.  A mutated
+ * record almost never keeps a valid checksum, so for inputs of an odd
+ * length every line is sealed anew first: the loader behind the frame is
+ * fuzzed too.
  */
 #include <err.h>
 #include <fcntl.h>
@@ -29,13 +30,17 @@ read_back(const struct condition *c, void *arg)
 	struct rec	 r;
 	const char	*t;
 
+	/*
+	 * The text is there; whether it parses is the command's to find
+	 * when it uses it (a record whose index and checksum hold but whose
+	 * text does not parse is damage found then, arc-journal(5)).
+	 */
 	arena_reset(&w->a);
-	if ((t = condition_text(w->st, &w->a, c, false)) == NULL ||
-	    !rec_parse(&w->a, t, false, &r))
-		errx(1, "a loaded notification cannot be read back");
-	if ((t = condition_text(w->st, &w->a, c, true)) != NULL &&
-	    !rec_parse(&w->a, t, true, &r))
-		errx(1, "a loaded question cannot be read back");
+	if ((t = condition_text(w->st, &w->a, c, false)) == NULL)
+		errx(1, "a loaded notification has no text");
+	(void)rec_parse(&w->a, t, false, &r);
+	if ((t = condition_text(w->st, &w->a, c, true)) != NULL)
+		(void)rec_parse(&w->a, t, true, &r);
 	(void)condition_qstatus(c, "2026-08-26T01:16:00Z");
 }
 

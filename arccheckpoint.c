@@ -1,0 +1,410 @@
+/*
+ * The checkpoint (arc-journal(5)): the state a replay of the journal's
+ * first OFFSET bytes leaves, so that a command loads it and replays only
+ * the records after.  It is a cache, never the truth: it names the
+ * journal file it was taken of and the record it ends with, and a
+ * checkpoint that does not match the journal, or fails its checksum, is
+ * ignored for a replay from the start.  Its spans into the journal are
+ * not checked by a replay, so each is checked (its record's CRC) when a
+ * command reads the text.
+ *
+ * Layout, integers little-endian:
+ *
+ *	"arc checkpoint 1\n"
+ *	u32 CRC-32C of all that follows
+ *	u64 dev, ino		the journal file
+ *	u64 offset		bytes covered: the end of a record's line
+ *	u64 first_seq		the journal header's seq
+ *	u64 seq, records	the last record covered; how many are
+ *	u64 last		where that record starts
+ *	str latest		the latest time recorded
+ *	u64 count, then each condition:
+ *		str key, str notification_id,
+ *		part notification, part interaction,
+ *		u8 active, priority, qstatus, i64 changed,
+ *		opt expires_at, opt dismissed
+ *	u64 count, then each event remembered: 16 bytes ident,
+ *		16 bytes content hash, i64 seconds
+ *
+ * str: u32 length, then the bytes; opt: u8 0, or 1 and a str;
+ * part: u64 off, u32 len, u64 line, u32 line_len (len 0: none).
+ */
+#include <err.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+#include "arcstate.h"
+#include "arccheckpoint.h"
+
+#define MAGIC		"arc checkpoint 1\n"
+#define MAGIC_LEN	(sizeof(MAGIC) - 1)
+#define NAME_MAX_LEN	4096	/* keys, ids and times are far shorter */
+
+/* ---- writing ---- */
+
+/* n bytes of v, least significant first. */
+static void
+put_le(struct buf *b, uint64_t v, int n)
+{
+	unsigned char	o[8];
+	int		i;
+
+	for (i = 0; i < n; i++)
+		o[i] = (unsigned char)(v >> (8 * i));
+	buf_put(b, o, (size_t)n);
+}
+
+static void
+put_u64(struct buf *b, uint64_t v)
+{
+	put_le(b, v, 8);
+}
+
+static void
+put_u32(struct buf *b, uint32_t v)
+{
+	put_le(b, v, 4);
+}
+
+static void
+put_u8(struct buf *b, unsigned v)
+{
+	put_le(b, v, 1);
+}
+
+static void
+put_str(struct buf *b, const char *s, size_t n)
+{
+	put_u32(b, (uint32_t)n);
+	buf_put(b, s, n);
+}
+
+static void
+put_opt(struct buf *b, const char *s)
+{
+	put_u8(b, s != NULL);
+	if (s != NULL)
+		put_str(b, s, strlen(s));
+}
+
+static void
+put_part(struct buf *b, const struct span *sp)
+{
+	put_u64(b, sp->off);
+	put_u32(b, sp->len);
+	put_u64(b, sp->line);
+	put_u32(b, sp->line_len);
+}
+
+struct writing {
+	struct buf	*b;
+	uint64_t	 count;
+	bool		 in_batch;	/* a span not yet on disk: no checkpoint */
+};
+
+static void
+put_condition(const struct condition *c, void *arg)
+{
+	struct writing	*w = arg;
+	struct buf	*b = w->b;
+
+	if (c->notification.len == 0)
+		return;	/* nothing a compaction would keep either */
+	if ((c->notification.off | c->interaction.off) & IN_BATCH)
+		w->in_batch = true;
+	put_str(b, c->key, c->keylen);
+	put_str(b, c->notification_id, strlen(c->notification_id));
+	put_part(b, &c->notification);
+	put_part(b, &c->interaction);
+	put_u8(b, c->active);
+	put_u8(b, c->priority);
+	put_u8(b, c->qstatus);
+	put_u64(b, (uint64_t)c->changed);
+	put_opt(b, c->expires_at);
+	put_opt(b, c->dismissed);
+	w->count++;
+}
+
+static void
+put_seen(const uint8_t *ident, const uint8_t *content, int64_t at, void *arg)
+{
+	struct writing *w = arg;
+
+	buf_put(w->b, ident, 16);
+	buf_put(w->b, content, 16);
+	put_u64(w->b, (uint64_t)at);
+	w->count++;
+}
+
+/* Fills in n bytes written as a placeholder at b->p + at. */
+static void
+patch_le(struct buf *b, size_t at, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		b->p[at + i] = (char)(unsigned char)(v >> (8 * i));
+}
+
+/* The state, caught up to head->offset, as a checkpoint; false: not now. */
+bool
+checkpoint_encode(struct state *st, const struct checkpoint_head *head,
+    struct buf *b)
+{
+	struct writing	w = { b, 0, false };
+	size_t		count_at, body;
+	uint32_t	crc;
+
+	b->len = 0;
+	buf_put(b, MAGIC, MAGIC_LEN);
+	put_u32(b, 0);
+	body = b->len;
+	put_u64(b, head->dev);
+	put_u64(b, head->ino);
+	put_u64(b, head->offset);
+	put_u64(b, head->first_seq);
+	put_u64(b, head->seq);
+	put_u64(b, head->records);
+	put_u64(b, head->last);
+	put_str(b, state_latest(st), strlen(state_latest(st)));
+	count_at = b->len;
+	put_u64(b, 0);
+	state_foreach(st, put_condition, &w);
+	patch_le(b, count_at, w.count, 8);
+	if (w.in_batch)
+		return false;
+	w.count = 0;
+	count_at = b->len;
+	put_u64(b, 0);
+	state_foreach_seen(st, put_seen, &w);
+	patch_le(b, count_at, w.count, 8);
+	crc = crc32c(b->p + body, b->len - body);
+	patch_le(b, body - 4, crc, 4);
+	return true;
+}
+
+/* ---- reading: every length and count checked against what is left ---- */
+
+/* Little-endian, as written: a load where the host is so already. */
+static uint64_t
+le64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	return v;
+}
+
+static uint32_t
+le32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return v;
+}
+
+struct reader {
+	const unsigned char	*p, *end;
+	bool			 ok;
+};
+
+/* The next n bytes, or NULL (and the reader failed) if there are fewer. */
+static const unsigned char *
+take(struct reader *r, size_t n)
+{
+	const unsigned char *p = r->p;
+
+	if (!r->ok || (size_t)(r->end - r->p) < n) {
+		r->ok = false;
+		return NULL;
+	}
+	r->p += n;
+	return p;
+}
+
+static uint64_t
+get_u64(struct reader *r)
+{
+	const unsigned char *p = take(r, 8);
+
+	return p != NULL ? le64(p) : 0;
+}
+
+static uint32_t
+get_u32(struct reader *r)
+{
+	const unsigned char *p = take(r, 4);
+
+	return p != NULL ? le32(p) : 0;
+}
+
+static unsigned
+get_u8(struct reader *r)
+{
+	const unsigned char *p = take(r, 1);
+
+	return p != NULL ? *p : 0;
+}
+
+/* A string of at most max bytes, copied NUL-terminated into the arena. */
+static char *
+get_str(struct reader *r, struct arena *a, size_t max)
+{
+	uint32_t		 n = get_u32(r);
+	const unsigned char	*p;
+	char			*s;
+
+	if (n > max || (p = take(r, n)) == NULL || memchr(p, '\0', n) != NULL) {
+		r->ok = false;
+		return NULL;
+	}
+	s = arena_alloc(a, (size_t)n + 1);
+	memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+static char *
+get_opt(struct reader *r, struct arena *a, size_t max)
+{
+	unsigned present = get_u8(r);
+
+	if (present > 1)
+		r->ok = false;
+	return present == 1 && r->ok ? get_str(r, a, max) : NULL;
+}
+
+/* A part: inside its line, which ends (at its newline) within offset. */
+static void
+get_part(struct reader *r, struct span *sp, uint64_t offset)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->off = get_u64(r);
+	sp->len = get_u32(r);
+	sp->line = get_u64(r);
+	sp->line_len = get_u32(r);
+	if (sp->len == 0) {
+		memset(sp, 0, sizeof(*sp));
+		return;
+	}
+	sp->unchecked = true;
+	if (sp->line >= offset || sp->line_len >= offset - sp->line ||
+	    sp->off < sp->line ||
+	    sp->off - sp->line > sp->line_len - (uint64_t)sp->len ||
+	    sp->len > sp->line_len)
+		r->ok = false;
+}
+
+static bool
+get_condition(struct reader *r, struct arena *a, struct condition *c,
+    uint64_t offset)
+{
+	struct arc_instant	 t;
+	const char		*id;
+	unsigned		 active, priority, qstatus;
+
+	memset(c, 0, sizeof(*c));
+	c->key = get_str(r, a, NAME_MAX_LEN);
+	id = get_str(r, a, sizeof(c->notification_id) - 1);
+	get_part(r, &c->notification, offset);
+	get_part(r, &c->interaction, offset);
+	active = get_u8(r);
+	priority = get_u8(r);
+	qstatus = get_u8(r);
+	c->changed = (int64_t)get_u64(r);
+	c->expires_at = get_opt(r, a, NAME_MAX_LEN);
+	c->dismissed = get_opt(r, a, NAME_MAX_LEN);
+	if (!r->ok || c->key == NULL || c->key[0] == '\0' || active > 1 ||
+	    priority > P_CRITICAL || qstatus > Q_SUPERSEDED ||
+	    c->notification.len == 0 ||
+	    (qstatus == Q_NONE) != (c->interaction.len == 0) ||
+	    (c->expires_at != NULL) != (qstatus == Q_PENDING))
+		return false;
+	if (c->expires_at != NULL) {
+		if (!rfc3339_parse(c->expires_at, strlen(c->expires_at), &t))
+			return false;
+		c->due = t.seconds;
+	}
+	c->keylen = strlen(c->key);
+	memcpy(c->notification_id, id, strlen(id) + 1);
+	c->active = active == 1;
+	c->priority = (enum priority)priority;
+	c->qstatus = (enum qstatus)qstatus;
+	return true;
+}
+
+/*
+ * Reads a checkpoint into a new state; the caller checks *head against
+ * the journal before it adopts the state.  NULL: not a checkpoint we can
+ * trust (its checksum, a length, a count or a value is wrong).
+ */
+struct state *
+checkpoint_decode(const char *data, size_t len, bool readers,
+    struct checkpoint_head *head)
+{
+	struct reader		 r;
+	struct state		*st;
+	struct arena		 a = { 0 };
+	struct condition	 c;
+	const char		*latest;
+	uint64_t		 n, i;
+	uint32_t		 crc;
+
+	if (len < MAGIC_LEN + 4 || memcmp(data, MAGIC, MAGIC_LEN) != 0)
+		return NULL;
+	r.p = (const unsigned char *)data + MAGIC_LEN;
+	r.end = (const unsigned char *)data + len;
+	r.ok = true;
+	crc = get_u32(&r);
+	if (crc != crc32c((const char *)r.p, (size_t)(r.end - r.p)))
+		return NULL;
+	memset(head, 0, sizeof(*head));
+	head->dev = get_u64(&r);
+	head->ino = get_u64(&r);
+	head->offset = get_u64(&r);
+	head->first_seq = get_u64(&r);
+	head->seq = get_u64(&r);
+	head->records = get_u64(&r);
+	head->last = get_u64(&r);
+	st = state_new();
+	if (readers)
+		state_for_readers(st);
+	latest = get_str(&r, &a, sizeof(head->latest) - 1);
+	if (!r.ok || head->last >= head->offset ||
+	    !state_restored(st, head->seq, latest))
+		goto bad;
+	strlcpy(head->latest, latest, sizeof(head->latest));
+	n = get_u64(&r);
+	/* A condition takes more than 64 bytes: a count past that is a lie. */
+	if (!r.ok || n > (uint64_t)(r.end - r.p) / 64)
+		goto bad;
+	state_reserve(st, (size_t)n, 0);
+	for (i = 0; i < n; i++) {
+		arena_reset(&a);
+		if (!get_condition(&r, &a, &c, head->offset) ||
+		    !state_restore(st, &c))
+			goto bad;
+	}
+	n = get_u64(&r);
+	/* Each event takes 40 bytes: a count past what is left is a lie. */
+	if (!r.ok || n > (uint64_t)(r.end - r.p) / 40 ||
+	    (uint64_t)(r.end - r.p) != n * 40)
+		goto bad;
+	state_reserve(st, 0, (size_t)n);
+	for (i = 0; i < n; i++, r.p += 40)
+		state_restore_seen(st, r.p, r.p + 16, (int64_t)le64(r.p + 32));
+	arena_free(&a);
+	return st;
+bad:
+	arena_free(&a);
+	state_free(st);
+	return NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * libFuzzer target: a checkpoint file's bytes through its decoder, for a
+ * writer and for a reader.  Whatever it accepts must be a state that can
+ * be walked, weighed and checkpointed again.  A mutated file almost never
+ * keeps its checksum, so for inputs of an odd length the checksum is
+ * recomputed first: the decoder behind it is fuzzed too.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../arc.h"
+#include "../arccheckpoint.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+#define MAGIC_LEN	17	/* "arc checkpoint 1\n" */
+
+static void
+visit(const struct condition *c, void *arg)
+{
+	size_t *n = arg;
+
+	(void)condition_qstatus(c, "2026-08-26T01:16:00Z");
+	(void)condition_retired(c, "2026-08-26T01:16:00Z", 0);
+	*n += c->keylen;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
+{
+	uint8_t			*data = malloc(size + 1);
+	struct checkpoint_head	 head;
+	struct state		*st;
+	struct buf		 again = { 0 };
+	size_t			 n = 0;
+	uint32_t		 crc;
+	int			 readers, i;
+
+	if (data == NULL)
+		return 0;
+	memcpy(data, input, size);
+	if (size % 2 == 1 && size >= MAGIC_LEN + 4) {
+		crc = crc32c(data + MAGIC_LEN + 4, size - MAGIC_LEN - 4);
+		for (i = 0; i < 4; i++)
+			data[MAGIC_LEN + i] = (uint8_t)(crc >> (8 * i));
+	}
+	for (readers = 0; readers < 2; readers++) {
+		if ((st = checkpoint_decode((const char *)data, size, readers,
+		    &head)) == NULL)
+			continue;
+		state_foreach(st, visit, &n);
+		(void)state_live_bytes(st, "2026-08-26T01:16:00Z", 0, 0, true);
+		(void)checkpoint_encode(st, &head, &again);
+		state_free(st);
+	}
+	buf_free(&again);
+	free(data);
+	return 0;
+}

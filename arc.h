@@ -210,6 +210,7 @@ void	 mint_nonce(char out[32]);	/* 128 random bits, base64url */
 void	 mint_id(const char *prefix, char *out, size_t);
 bool	 secret_equal(const char *, size_t, const char *, size_t);
 uint32_t crc32c(const void *, size_t);	/* arccrc.c */
+uint32_t crc32c_extend(uint32_t, const void *, size_t);
 void	 canonical_value(struct buf *, const struct jval *);	/* RFC 8785 */
 
 /* ---- input lines (arcline.c) ---- */

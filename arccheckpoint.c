@@ -8,15 +8,16 @@
  * not checked by a replay, so each is checked (its record's CRC) when a
  * command reads the text.
  *
- * Layout, integers little-endian:
+ * Layout, integers little-endian, written as a stream (its memory is a
+ * megabyte, whatever the state's size):
  *
  *	"arc checkpoint 1\n"
- *	u32 CRC-32C of all that follows
  *	u64 dev, ino		the journal file
  *	u64 offset		bytes covered: the end of a record's line
  *	u64 first_seq		the journal header's seq
  *	u64 seq, records	the last record covered; how many are
  *	u64 last		where that record starts
+ *	u32 last_crc		its line's CRC-32C, newline included
  *	str latest		the latest time recorded
  *	u64 count, then each condition:
  *		str key, str notification_id,
@@ -25,6 +26,7 @@
  *		opt expires_at, opt dismissed
  *	u64 count, then each event remembered: 16 bytes ident,
  *		16 bytes content hash, i64 seconds
+ *	u32 CRC-32C of all before it
  *
  * str: u32 length, then the bytes; opt: u8 0, or 1 and a str;
  * part: u64 off, u32 len, u64 line, u32 line_len (len 0: none).
@@ -39,7 +41,7 @@
 
 #define MAGIC		"arc checkpoint 1\n"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
-#define NAME_MAX_LEN	4096	/* keys, ids and times are far shorter */
+#define LINE_MAX_LEN	(64 * 1024 * 1024)	/* a record's, as the journal */
 
 /* ---- writing ---- */
 
@@ -97,22 +99,48 @@ put_part(struct buf *b, const struct span *sp)
 	put_u32(b, sp->line_len);
 }
 
+#define FLUSH_AT	(1024 * 1024)
+
 struct writing {
-	struct buf	*b;
+	struct buf	 b;
+	uint32_t	 crc;	/* of what was flushed */
+	bool		 ok, in_batch;
 	uint64_t	 count;
-	bool		 in_batch;	/* a span not yet on disk: no checkpoint */
+	bool		(*flush)(const char *, size_t, void *);
+	void		*arg;
 };
 
 static void
-put_condition(const struct condition *c, void *arg)
+flush_some(struct writing *w, bool last)
 {
-	struct writing	*w = arg;
-	struct buf	*b = w->b;
+	if (!w->ok || (!last && w->b.len < FLUSH_AT))
+		return;
+	w->crc = crc32c_extend(w->crc, w->b.p, w->b.len);
+	w->ok = w->flush(w->b.p, w->b.len, w->arg);
+	w->b.len = 0;
+}
+
+/* The first pass: how many, and whether any is not yet on disk. */
+static void
+count_condition(const struct condition *c, void *arg)
+{
+	struct writing *w = arg;
 
 	if (c->notification.len == 0)
 		return;	/* nothing a compaction would keep either */
 	if ((c->notification.off | c->interaction.off) & IN_BATCH)
 		w->in_batch = true;
+	w->count++;
+}
+
+static void
+put_condition(const struct condition *c, void *arg)
+{
+	struct writing	*w = arg;
+	struct buf	*b = &w->b;
+
+	if (c->notification.len == 0)
+		return;
 	put_str(b, c->key, c->keylen);
 	put_str(b, c->notification_id, strlen(c->notification_id));
 	put_part(b, &c->notification);
@@ -123,6 +151,18 @@ put_condition(const struct condition *c, void *arg)
 	put_u64(b, (uint64_t)c->changed);
 	put_opt(b, c->expires_at);
 	put_opt(b, c->dismissed);
+	flush_some(w, false);
+}
+
+static void
+count_seen(const uint8_t *ident, const uint8_t *content, int64_t at,
+    void *arg)
+{
+	struct writing *w = arg;
+
+	(void)ident;
+	(void)content;
+	(void)at;
 	w->count++;
 }
 
@@ -131,35 +171,32 @@ put_seen(const uint8_t *ident, const uint8_t *content, int64_t at, void *arg)
 {
 	struct writing *w = arg;
 
-	buf_put(w->b, ident, 16);
-	buf_put(w->b, content, 16);
-	put_u64(w->b, (uint64_t)at);
-	w->count++;
+	buf_put(&w->b, ident, 16);
+	buf_put(&w->b, content, 16);
+	put_u64(&w->b, (uint64_t)at);
+	flush_some(w, false);
 }
 
-/* Fills in n bytes written as a placeholder at b->p + at. */
-static void
-patch_le(struct buf *b, size_t at, uint64_t v, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		b->p[at + i] = (char)(unsigned char)(v >> (8 * i));
-}
-
-/* The state, caught up to head->offset, as a checkpoint; false: not now. */
+/*
+ * The state, caught up to head->offset, as a checkpoint handed to flush a
+ * megabyte at a time.  False: a record of it is not yet on disk (no
+ * checkpoint now), or flush failed.
+ */
 bool
-checkpoint_encode(struct state *st, const struct checkpoint_head *head,
-    struct buf *b)
+checkpoint_write(struct state *st, const struct checkpoint_head *head,
+    bool (*flush)(const char *, size_t, void *), void *arg)
 {
-	struct writing	w = { b, 0, false };
-	size_t		count_at, body;
-	uint32_t	crc;
+	struct writing	w;
+	struct buf	*b = &w.b;
 
-	b->len = 0;
+	memset(&w, 0, sizeof(w));
+	w.ok = true;
+	w.flush = flush;
+	w.arg = arg;
+	state_foreach(st, count_condition, &w);
+	if (w.in_batch)
+		return false;
 	buf_put(b, MAGIC, MAGIC_LEN);
-	put_u32(b, 0);
-	body = b->len;
 	put_u64(b, head->dev);
 	put_u64(b, head->ino);
 	put_u64(b, head->offset);
@@ -167,21 +204,19 @@ checkpoint_encode(struct state *st, const struct checkpoint_head *head,
 	put_u64(b, head->seq);
 	put_u64(b, head->records);
 	put_u64(b, head->last);
+	put_u32(b, head->last_crc);
 	put_str(b, state_latest(st), strlen(state_latest(st)));
-	count_at = b->len;
-	put_u64(b, 0);
+	put_u64(b, w.count);
 	state_foreach(st, put_condition, &w);
-	patch_le(b, count_at, w.count, 8);
-	if (w.in_batch)
-		return false;
 	w.count = 0;
-	count_at = b->len;
-	put_u64(b, 0);
+	state_foreach_seen(st, count_seen, &w);
+	put_u64(b, w.count);
 	state_foreach_seen(st, put_seen, &w);
-	patch_le(b, count_at, w.count, 8);
-	crc = crc32c(b->p + body, b->len - body);
-	patch_le(b, body - 4, crc, 4);
-	return true;
+	flush_some(&w, true);
+	put_u32(b, w.crc);
+	flush_some(&w, true);
+	buf_free(b);
+	return w.ok;
 }
 
 /* ---- reading: every length and count checked against what is left ---- */
@@ -297,6 +332,7 @@ get_part(struct reader *r, struct span *sp, uint64_t offset)
 	}
 	sp->unchecked = true;
 	if (sp->line >= offset || sp->line_len >= offset - sp->line ||
+	    sp->line_len > LINE_MAX_LEN ||
 	    sp->off < sp->line ||
 	    sp->off - sp->line > sp->line_len - (uint64_t)sp->len ||
 	    sp->len > sp->line_len)
@@ -312,7 +348,7 @@ get_condition(struct reader *r, struct arena *a, struct condition *c,
 	unsigned		 active, priority, qstatus;
 
 	memset(c, 0, sizeof(*c));
-	c->key = get_str(r, a, NAME_MAX_LEN);
+	c->key = get_str(r, a, SIZE_MAX);
 	id = get_str(r, a, sizeof(c->notification_id) - 1);
 	get_part(r, &c->notification, offset);
 	get_part(r, &c->interaction, offset);
@@ -320,8 +356,8 @@ get_condition(struct reader *r, struct arena *a, struct condition *c,
 	priority = get_u8(r);
 	qstatus = get_u8(r);
 	c->changed = (int64_t)get_u64(r);
-	c->expires_at = get_opt(r, a, NAME_MAX_LEN);
-	c->dismissed = get_opt(r, a, NAME_MAX_LEN);
+	c->expires_at = get_opt(r, a, SIZE_MAX);
+	c->dismissed = get_opt(r, a, SIZE_MAX);
 	if (!r->ok || c->key == NULL || c->key[0] == '\0' || active > 1 ||
 	    priority > P_CRITICAL || qstatus > Q_SUPERSEDED ||
 	    c->notification.len == 0 ||
@@ -360,12 +396,12 @@ checkpoint_decode(const char *data, size_t len, bool readers,
 
 	if (len < MAGIC_LEN + 4 || memcmp(data, MAGIC, MAGIC_LEN) != 0)
 		return NULL;
-	r.p = (const unsigned char *)data + MAGIC_LEN;
-	r.end = (const unsigned char *)data + len;
-	r.ok = true;
-	crc = get_u32(&r);
-	if (crc != crc32c((const char *)r.p, (size_t)(r.end - r.p)))
+	crc = le32((const unsigned char *)data + len - 4);
+	if (crc != crc32c(data, len - 4))
 		return NULL;
+	r.p = (const unsigned char *)data + MAGIC_LEN;
+	r.end = (const unsigned char *)data + len - 4;
+	r.ok = true;
 	memset(head, 0, sizeof(*head));
 	head->dev = get_u64(&r);
 	head->ino = get_u64(&r);
@@ -374,6 +410,7 @@ checkpoint_decode(const char *data, size_t len, bool readers,
 	head->seq = get_u64(&r);
 	head->records = get_u64(&r);
 	head->last = get_u64(&r);
+	head->last_crc = get_u32(&r);
 	st = state_new();
 	if (readers)
 		state_for_readers(st);

@@ -13,11 +13,13 @@ struct checkpoint_head {
 	uint64_t	 first_seq;	/* the journal header's */
 	uint64_t	 seq, records;	/* the last record covered; how many */
 	uint64_t	 last;		/* where that record starts */
+	uint32_t	 last_crc;	/* of its line, newline included */
 	char		 latest[64];	/* the latest time recorded */
 };
 
-bool		 checkpoint_encode(struct state *,
-		    const struct checkpoint_head *, struct buf *);
+bool		 checkpoint_write(struct state *,
+		    const struct checkpoint_head *,
+		    bool (*)(const char *, size_t, void *), void *);
 struct state	*checkpoint_decode(const char *, size_t, bool readers,
 		    struct checkpoint_head *);
 

@@ -61,8 +61,16 @@ crc_sse42(uint32_t crc, const unsigned char *p, size_t n)
 uint32_t
 crc32c(const void *data, size_t n)
 {
+	return crc32c_extend(0, data, n);
+}
+
+/* The CRC-32C of what crc covered and then data: one computed in pieces. */
+uint32_t
+crc32c_extend(uint32_t crc, const void *data, size_t n)
+{
 	static int	 have_sse42 = -1;
-	uint32_t	 crc = 0xffffffffu;
+
+	crc ^= 0xffffffffu;
 
 #if defined(__x86_64__)
 	if (have_sse42 == -1) {

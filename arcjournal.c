@@ -278,6 +278,13 @@ open_temporary(const char *path, const char *kind, char **tmp)
 		err(EXIT_SYSTEM, "asprintf");
 	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
+	/*
+	 * One there already is a dead process's that had our pid (no live
+	 * one has it, and we remove ours): it goes, as the sweep would.
+	 */
+	if (fd == -1 && errno == EEXIST && unlink(*tmp) == 0)
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
 	if (fd == -1 || fchmod(fd, 0600) == -1) {
 		warn("%s", *tmp);
 		if (fd != -1) {
@@ -427,6 +434,7 @@ open_file(struct journal *j)
 	j->dev = sb.st_dev;
 	j->ino = sb.st_ino;
 	j->offset = 0;
+	j->checkpoint = j->last_start = 0;
 	state_free(j->st);
 	j->st = state_new();
 	state_set_file(j->st, j->fd);
@@ -438,6 +446,8 @@ refuse:
 	j->fd = -1;
 	return false;
 }
+
+static void	maybe_checkpoint(struct journal *);
 
 static int64_t
 env_duration(const char *name, int64_t otherwise)
@@ -485,6 +495,9 @@ journal_open(struct journal *j, const char *path, bool writable)
 void
 journal_close(struct journal *j)
 {
+	/* A writer leaves a checkpoint once, when it is done. */
+	if (j->fd != -1 && j->st != NULL)
+		maybe_checkpoint(j);
 	if (j->fd != -1)
 		(void)close(j->fd);
 	j->fd = -1;
@@ -702,7 +715,7 @@ read_line(struct journal *j, uint64_t at, uint64_t end)
 /*
  * Loads the checkpoint if it is of this very file: the same file (device
  * and inode), the same header, and a last record that is there, whole,
- * with the seq it names.  Anything else, and it is left for a replay
+ * byte for byte (its CRC-32C) and with the seq it names.  Anything else, and it is left for a replay
  * from the start; a writer replaces it later.
  */
 static bool
@@ -746,6 +759,7 @@ load_checkpoint(struct journal *j, uint64_t size)
 	    (line = read_line(j, head.last, head.offset)) == NULL ||
 	    line[head.offset - head.last - 1] != '\n' ||
 	    !frame_ok(line, (size_t)(head.offset - head.last - 1)) ||
+	    crc32c(line, (size_t)(head.offset - head.last)) != head.last_crc ||
 	    frame_number(&j->arena, line, (size_t)(head.offset - head.last -
 	    1), "seq") != (int64_t)head.seq)
 		goto done;
@@ -781,23 +795,36 @@ remove_checkpoint(struct journal *j)
 	j->checkpoint = 0;
 }
 
+/* The checkpoint's bytes to its temporary file; on failure the fd is -1. */
+static bool
+checkpoint_out(const char *p, size_t n, void *arg)
+{
+	int *fd = arg;
+
+	if (write_all(*fd, p, n))
+		return true;
+	(void)close(*fd);
+	*fd = -1;
+	return false;
+}
+
 /*
- * A writer keeps a checkpoint of a large journal once the records after
- * the last one pass a sixteenth of the file (and of the floor), so that
- * replaying them costs a call little, and pass the checkpoint's own size,
- * so that writing checkpoints costs at most what appending did.  Not synced: lost or torn by a crash, it fails its checks
+ * A writer, when it is done, keeps a checkpoint of a large journal once
+ * the records after the last one pass a sixteenth of the file (and of the
+ * floor), so that replaying them costs a call little, and pass the
+ * checkpoint's own size, so that writing checkpoints costs at most what
+ * appending did.  Not synced: lost or torn by a crash, it fails its checks
  * and the next writer makes another.
  */
 static void
 maybe_checkpoint(struct journal *j)
 {
 	struct checkpoint_head	 head;
-	struct buf		 b = { 0 };
-	char			*tmp = NULL, *name = NULL;
+	char			*tmp = NULL, *name = NULL, *line = NULL;
 	uint64_t		 tail;
 	int			 fd;
 
-	if (!j->writable || j->missing || j->version != 2 ||
+	if (!j->writable || j->missing || j->salvage || j->version != 2 ||
 	    j->offset < j->checkpoint_floor || j->offset <= j->checkpoint)
 		return;
 	tail = j->offset - j->checkpoint;
@@ -812,12 +839,22 @@ maybe_checkpoint(struct journal *j)
 	head.seq = state_seq(j->st);
 	head.records = j->records;
 	head.last = j->last_start;
-	if (!checkpoint_encode(j->st, &head, &b))
+	/* The last record's bytes, so that another in its place is told. */
+	if ((line = read_line(j, head.last, head.offset)) == NULL)
 		goto done;
+	head.last_crc = crc32c(line, (size_t)(head.offset - head.last));
 	name = checkpoint_path(j);
 	if ((fd = open_temporary(j->path, "checkpoint", &tmp)) == -1)
 		goto done;
-	if (!write_all(fd, b.p, b.len) || close(fd) == -1) {
+	if (!checkpoint_write(j->st, &head, checkpoint_out, &fd)) {
+		if (fd != -1)
+			(void)close(fd);	/* not now: a batch not yet stored */
+		else
+			warn("%s", tmp);
+		(void)unlink(tmp);
+		goto done;
+	}
+	if (close(fd) == -1) {
 		warn("%s", tmp);
 		(void)unlink(tmp);
 		goto done;
@@ -834,7 +871,7 @@ maybe_checkpoint(struct journal *j)
 	}
 	j->checkpoint = j->offset;
 done:
-	buf_free(&b);
+	free(line);
 	free(tmp);
 	free(name);
 }
@@ -1237,7 +1274,6 @@ journal_maintain(struct journal *j, const char *now)
 		return true;
 	if (compaction_due(j, now))
 		return journal_compact(j, now);
-	maybe_checkpoint(j);
 	return true;
 }
 

@@ -2,8 +2,9 @@
  * libFuzzer target: a checkpoint file's bytes through its decoder, for a
  * writer and for a reader.  Whatever it accepts must be a state that can
  * be walked, weighed and checkpointed again.  A mutated file almost never
- * keeps its checksum, so for inputs of an odd length the checksum is
- * recomputed first: the decoder behind it is fuzzed too.
+ * keeps its checksum, so for inputs of an odd length the checksum (the
+ * last four bytes) is recomputed first: the decoder behind it is fuzzed
+ * too.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,21 @@ visit(const struct condition *c, void *arg)
 	*n += c->keylen;
 }
 
+static bool
+discard(const char *p, size_t n, void *arg)
+{
+	(void)p;
+	(void)n;
+	(void)arg;
+	return true;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
 	uint8_t			*data = malloc(size + 1);
 	struct checkpoint_head	 head;
 	struct state		*st;
-	struct buf		 again = { 0 };
 	size_t			 n = 0;
 	uint32_t		 crc;
 	int			 readers, i;
@@ -40,9 +49,9 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 		return 0;
 	memcpy(data, input, size);
 	if (size % 2 == 1 && size >= MAGIC_LEN + 4) {
-		crc = crc32c(data + MAGIC_LEN + 4, size - MAGIC_LEN - 4);
+		crc = crc32c(data, size - 4);
 		for (i = 0; i < 4; i++)
-			data[MAGIC_LEN + i] = (uint8_t)(crc >> (8 * i));
+			data[size - 4 + i] = (uint8_t)(crc >> (8 * i));
 	}
 	for (readers = 0; readers < 2; readers++) {
 		if ((st = checkpoint_decode((const char *)data, size, readers,
@@ -50,10 +59,9 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 			continue;
 		state_foreach(st, visit, &n);
 		(void)state_live_bytes(st, "2026-08-26T01:16:00Z", 0, 0, true);
-		(void)checkpoint_encode(st, &head, &again);
+		(void)checkpoint_write(st, &head, discard, NULL);
 		state_free(st);
 	}
-	buf_free(&again);
 	free(data);
 	return 0;
 }

@@ -195,3 +195,28 @@ offset_of() {
 	run --separate-stderr apply <<<"$(jq -c '.request.message = "other"' <<<"$ev")"
 	[ "$(field .error.code)" = conflict ]
 }
+
+@test "a journal restored in place from a backup, then written anew: the checkpoint of its other past is not used" {
+	{ information n1; information n2; created q1; } | apply >/dev/null
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
+	ARC_NOW=2026-08-26T01:17:00Z arc-answer --source aa --dismiss n2 >/dev/null
+	apply </dev/null >/dev/null	# a writer that leaves a checkpoint
+	[[ "$(ARC_NOW=2026-08-26T01:30:00Z arc-status --history)" == *"dismissed by aa"* ]]
+	cat "$BATS_TEST_TMPDIR/backup" >"$ARC_JOURNAL"	# the same inode
+	# a record of the same length and seq where the checkpoint's last was
+	ARC_NOW=2026-08-26T01:17:00Z arc-answer --source bb --dismiss n2 >/dev/null
+	run --separate-stderr env ARC_NOW=2026-08-26T01:30:00Z arc-status --history
+	[[ "$output" == *"dismissed by bb"* ]]
+	[[ "$output" != *"dismissed by aa"* ]]
+}
+
+@test "a leftover temporary file with our own pid (a dead process's that had it) is replaced, not a failure" {
+	{ for i in $(seq 12); do information "k$i"; done; } >"$BATS_TEST_TMPDIR/events"
+	mkdir -p "${ARC_JOURNAL%/*}"
+	run --separate-stderr bash -c ': >"$ARC_JOURNAL.checkpoint.$$"
+	    exec "$ARC_BIN/arc-apply" "$1"' _ "$BATS_TEST_TMPDIR/events"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *"File exists"* ]]
+	[ -s "$ARC_JOURNAL.checkpoint" ]
+	! ls "$ARC_JOURNAL".checkpoint.* 2>/dev/null
+}

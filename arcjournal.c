@@ -1074,6 +1074,8 @@ fail:
 struct sink {
 	int		 fd;
 	const char	*path;
+	void		*map;	/* the old file, whose copied pages we let go */
+	size_t		 maplen;
 };
 
 static bool
@@ -1085,6 +1087,12 @@ sink_write(struct buf *b, void *arg)
 		warn("%s", s->path);
 		return false;
 	}
+	/*
+	 * The pages read so far stay in the page cache, but not in our
+	 * memory: a compaction's footprint is the state's, not the file's.
+	 */
+	if (s->map != NULL)
+		(void)madvise(s->map, s->maplen, MADV_DONTNEED);
 	return true;
 }
 
@@ -1093,7 +1101,7 @@ static bool
 write_live(struct journal *j, int fd, const char *path, const char *now,
     int64_t retain, int64_t window)
 {
-	struct sink		 s = { fd, path };
+	struct sink		 s = { fd, path, NULL, 0 };
 	struct compaction	 cp = { now, state_clock(j->st, now), retain,
 	    window, sink_write, &s, NULL, 0 };
 	struct buf		 out = { 0 };
@@ -1106,6 +1114,8 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
 	    0)) != MAP_FAILED) {
 		cp.map = map;
 		cp.maplen = j->offset;
+		s.map = map;
+		s.maplen = (size_t)j->offset;
 	}
 	header_line(&out, state_seq(j->st));
 	ok = state_compact(j->st, &j->arena, &cp, &out);

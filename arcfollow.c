@@ -187,12 +187,11 @@ render(struct follower *f, const struct condition *c, bool expired)
 	f->n.len = f->i.len = 0;
 	text = condition_text(f->j.st, &f->arena, c, false);
 	record_write_full(&f->n, &f->arena, text, false);
-	if ((text = condition_text(f->j.st, &f->arena, c, true)) == NULL) {
+	if (c->interaction.len == 0) {
 		buf_puts(&f->i, "null");
 		return;
 	}
-	if (!rec_parse(&f->arena, text, true, &r))
-		errx(EXIT_SYSTEM, "%s: a damaged record (its text does not parse)", f->j.path);
+	(void)condition_rec(f->j.st, &f->arena, c, true, &r);
 	if (expired && sv_is(r.f[I_STATUS], "pending"))
 		r.f[I_STATUS] = sv_str("expired");
 	rec_write(&f->i, &r, true, true);
@@ -202,13 +201,11 @@ render(struct follower *f, const struct condition *c, bool expired)
 static char *
 event_id_of(struct follower *f, const struct condition *c)
 {
-	const char	*text = condition_text(f->j.st, &f->arena, c, false);
-	struct rec	 r;
+	struct rec r;
 
-	if (text == NULL)
+	if (c->notification.len == 0)
 		return NULL;
-	if (!rec_parse(&f->arena, text, false, &r))
-		errx(EXIT_SYSTEM, "%s: a damaged record (its text does not parse)", f->j.path);
+	(void)condition_rec(f->j.st, &f->arena, c, false, &r);
 	return xstrdup(sv_cstr_of(&f->arena, r.f[N_EVENT_ID]));
 }
 

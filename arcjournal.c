@@ -510,6 +510,16 @@ journal_close(struct journal *j)
 
 /* ---- reading, and recovering as a write-ahead log does ---- */
 
+/* A version 2 header's seq (of the records before the file), or -1. */
+static int64_t
+header_v2_seq(struct journal *j, const char *line, size_t len)
+{
+	if (len > MAGIC_LEN + 1 && line[MAGIC_LEN] == '2' &&
+	    line[MAGIC_LEN + 1] == ',' && frame_ok(line, len))
+		return frame_number(&j->arena, line, len, "seq");
+	return -1;
+}
+
 /* The header: version 1 as it was, version 2 framed with its first seq. */
 static bool
 read_header(struct journal *j, const char *line, size_t len)
@@ -521,9 +531,7 @@ read_header(struct journal *j, const char *line, size_t len)
 		state_set_seq(j->st, 0, false);
 		return true;
 	}
-	if (len > MAGIC_LEN && line[MAGIC_LEN] == '2' &&
-	    line[MAGIC_LEN + 1] == ',' && frame_ok(line, len) &&
-	    (seq = frame_number(&j->arena, line, len, "seq")) >= 0) {
+	if ((seq = header_v2_seq(j, line, len)) >= 0) {
 		j->version = 2;
 		j->first_seq = (uint64_t)seq;
 		state_set_seq(j->st, (uint64_t)seq, !j->salvage);
@@ -715,8 +723,8 @@ read_line(struct journal *j, uint64_t at, uint64_t end)
 /*
  * Loads the checkpoint if it is of this very file: the same file (device
  * and inode), the same header, and a last record that is there, whole,
- * byte for byte (its CRC-32C) and with the seq it names.  Anything else, and it is left for a replay
- * from the start; a writer replaces it later.
+ * byte for byte (its CRC-32C) and with the seq it names.  Anything else,
+ * and it is left for a replay from the start; a writer replaces it later.
  */
 static bool
 load_checkpoint(struct journal *j, uint64_t size)
@@ -735,10 +743,7 @@ load_checkpoint(struct journal *j, uint64_t size)
 	/* The header: a version 2 journal's, its first seq. */
 	if ((line = read_line(j, 0, size < 256 ? size : 256)) == NULL ||
 	    (nl = memchr(line, '\n', size < 256 ? size : 256)) == NULL ||
-	    (size_t)(nl - line) <= MAGIC_LEN || line[MAGIC_LEN] != '2' ||
-	    !frame_ok(line, (size_t)(nl - line)) ||
-	    (first_seq = frame_number(&j->arena, line, (size_t)(nl - line),
-	    "seq")) < 0)
+	    (first_seq = header_v2_seq(j, line, (size_t)(nl - line))) < 0)
 		goto done;
 	free(line);
 	line = NULL;

@@ -260,7 +260,8 @@ record_write_full(struct buf *b, struct arena *a, const char *text,
 		return;
 	}
 	if (!rec_parse(a, text, interaction, &r))
-		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+		errx(EXIT_SYSTEM, "the journal has a damaged record (its text "
+		    "does not parse)");
 	rec_write(b, &r, interaction, true);
 }
 

@@ -653,11 +653,9 @@ state_apply(struct state *st, struct arena *a, const struct jval *root,
 		return;
 	}
 	if (c != NULL) {
-		const char *qt = condition_text(st, a, c, true);
-		has_n = rec_parse(a, condition_text(st, a, c, false), false, &n);
-		has_q = qt != NULL && rec_parse(a, qt, true, &q);
-		if (!has_n)
-			errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+		has_n = condition_rec(st, a, c, false, &n) != NULL;
+		has_q = c->interaction.len > 0 &&
+		    condition_rec(st, a, c, true, &q) != NULL;
 	}
 	res->status = 200;
 	switch (ev.type) {
@@ -720,8 +718,7 @@ state_expire(struct state *st, struct arena *a, const char *key,
 	if (c == NULL || c->interaction.len == 0 ||
 	    condition_qstatus(c, clock) != Q_EXPIRED || c->qstatus != Q_PENDING)
 		return false;
-	if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
-		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+	(void)condition_rec(st, a, c, true, &q);
 	memset(&ch, 0, sizeof(ch));
 	if (!settle_expiry(&q, clock, now))
 		return false;
@@ -752,14 +749,12 @@ state_dismiss(struct state *st, struct arena *a, const char *key,
 		return DISMISS_NOT_ACTIVE;
 	if (condition_qstatus(c, clock) == Q_PENDING)
 		return DISMISS_PENDING;
-	if (!rec_parse(a, condition_text(st, a, c, false), false, &n))
-		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+	(void)condition_rec(st, a, c, false, &n);
 	memset(&ch, 0, sizeof(ch));
 	n.f[N_STATUS] = sv_str("resolved");
 	n.f[N_OUTCOME] = sv_str("not_needed");
 	if (c->interaction.len > 0) {
-		if (!rec_parse(a, condition_text(st, a, c, true), true, &q))
-			errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+		(void)condition_rec(st, a, c, true, &q);
 		if (settle_expiry(&q, clock, now))
 			change_question(&ch, &q);
 		if (sv_eq(q.f[I_STATUS], "expired"))

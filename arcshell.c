@@ -35,14 +35,11 @@ find_question(struct journal *j, struct arena *a, const char *key,
     struct question *out)
 {
 	struct condition	*c = j->st ? state_lookup(j->st, key) : NULL;
-	const char		*text;
 
 	memset(out, 0, sizeof(*out));
-	if (c == NULL || (text = condition_text(j->st, a, c, true)) == NULL)
+	if (c == NULL || c->interaction.len == 0)
 		return;
-	if (!rec_parse(a, text, true, &out->q))
-		errx(EXIT_SYSTEM, "%s: a damaged record (its text does not parse)", j->path);
-	out->text = (char *)text;
+	out->text = (char *)condition_rec(j->st, a, c, true, &out->q);
 	out->found = true;
 }
 

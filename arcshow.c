@@ -31,11 +31,9 @@ view_of(struct state *st, struct arena *a, const struct condition *c,
 {
 	memset(v, 0, sizeof(*v));
 	v->c = c;
-	v->ntext = condition_text(st, a, c, false);
-	v->qtext = condition_text(st, a, c, true);
-	if (v->ntext == NULL || !rec_parse(a, v->ntext, false, &v->n) ||
-	    (v->qtext != NULL && !rec_parse(a, v->qtext, true, &v->q)))
-		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+	v->ntext = condition_rec(st, a, c, false, &v->n);
+	v->qtext = c->interaction.len > 0 ?
+	    condition_rec(st, a, c, true, &v->q) : NULL;
 	v->has_q = v->qtext != NULL;
 	v->qs = v->has_q ? condition_qstatus(c, now) : Q_NONE;
 }

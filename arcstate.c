@@ -139,6 +139,21 @@ grow_conditions(struct state *st)
 	free(old);
 }
 
+/* A writer's index of events, sized for about n of them from the start. */
+static void
+seen_presize(struct state *st, uint64_t n)
+{
+	size_t cap = 1024;
+
+	if (st->readers_only || st->seen != NULL)
+		return;
+	while (cap < SIZE_MAX / 4 && (uint64_t)cap * 3 < n * 4)
+		cap *= 2;
+	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	st->seen_cap = cap;
+}
+
 /*
  * Room for n conditions or events at once: a checkpoint's come in the
  * order of a table's slots, which a table growing as they come would
@@ -147,19 +162,11 @@ grow_conditions(struct state *st)
 void
 state_reserve(struct state *st, size_t conditions, size_t events)
 {
-	size_t cap = 1024;
-
 	while (conditions < SIZE_MAX / 8 &&
 	    (conditions + 1) * 4 > st->cap * 3)
 		grow_conditions(st);
-	if (events == 0 || st->readers_only || st->seen != NULL ||
-	    events >= SIZE_MAX / 8)
-		return;
-	while ((events + 1) * 4 > cap * 3)
-		cap *= 2;
-	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
-		err(EXIT_SYSTEM, "calloc");
-	st->seen_cap = cap;
+	if (events > 0)
+		seen_presize(st, (uint64_t)events + 1);
 }
 
 static struct condition *
@@ -245,15 +252,7 @@ state_set_file(struct state *st, int fd)
 void
 state_expect_bytes(struct state *st, uint64_t bytes)
 {
-	size_t cap = 1024;
-
-	if (st->readers_only || st->seen != NULL)
-		return;
-	while (cap < SIZE_MAX / 4 && (uint64_t)cap * 3 < bytes / 1024 * 4)
-		cap *= 2;
-	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
-		err(EXIT_SYSTEM, "calloc");
-	st->seen_cap = cap;
+	seen_presize(st, bytes / 1024);
 }
 
 /* A reader never applies events: it needs no index of events seen. */
@@ -344,6 +343,29 @@ condition_text(struct state *st, struct arena *a, const struct condition *c,
 	return t;
 }
 
+/*
+ * A condition's notification or question as stored, parsed; its text
+ * returned.  The caller knows the condition has that part.  A stored text
+ * that does not parse is a damaged journal: exit 3, naming its byte.
+ */
+const char *
+condition_rec(struct state *st, struct arena *a, const struct condition *c,
+    bool interaction, struct rec *r)
+{
+	const struct span	*sp = interaction ? &c->interaction :
+	    &c->notification;
+	const char		*t = condition_text(st, a, c, interaction);
+
+	if (t == NULL)
+		errx(EXIT_SYSTEM, "internal error: a condition without its %s",
+		    interaction ? "question" : "notification");
+	if (!rec_parse(a, t, interaction, r))
+		errx(EXIT_SYSTEM, "the journal has a damaged record at byte "
+		    "%llu (its text does not parse)",
+		    (unsigned long long)(sp->off & ~IN_BATCH));
+	return t;
+}
+
 static int64_t
 seconds_of(const char *s, size_t n)
 {
@@ -408,7 +430,6 @@ same_lifecycle(const struct condition *c, struct sv id)
 	    memcmp(c->notification_id, id.p, id.n) == 0;
 }
 
-/* A pending question whose deadline is at or before now counts as expired. */
 /* The seconds of now, parsed once for the run of calls that share it. */
 static int64_t
 now_seconds(const char *now)
@@ -423,7 +444,10 @@ now_seconds(const char *now)
 	return seconds;
 }
 
-/* Pending until its deadline; the text decides within the second. */
+/*
+ * A pending question whose deadline is at or before now counts as
+ * expired: the deadline in seconds decides, its text within the second.
+ */
 enum qstatus
 condition_qstatus(const struct condition *c, const char *now)
 {
@@ -626,11 +650,11 @@ state_foreach_seen(struct state *st, void (*fn)(const uint8_t *,
 bool
 state_restore(struct state *st, const struct condition *from)
 {
-	struct condition *c;
+	struct condition *c = lookup_or_add(st,
+	    (struct sv){ from->key, from->keylen });
 
-	if (lookup_sv(st, (struct sv){ from->key, from->keylen }) != NULL)
-		return false;
-	c = lookup_or_add(st, (struct sv){ from->key, from->keylen });
+	if (c->notification.len != 0)
+		return false;	/* a key restored before has its notification */
 	memcpy(c->notification_id, from->notification_id,
 	    sizeof(c->notification_id));
 	c->notification = from->notification;
@@ -1139,8 +1163,7 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 		c = lookup_sv(st, sv_json(key));
 		if (c == NULL || c->notification.len == 0 || !c->active)
 			return true;	/* nothing to remove */
-		if (!rec_parse(a, condition_text(st, a, c, false), false, &n))
-			errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+		(void)condition_rec(st, a, c, false, &n);
 		n.f[N_STATUS] = sv_str("resolved");
 		n.f[N_RESOLVED_AT] = sv_str(now);
 		ch.n = n;
@@ -1181,11 +1204,7 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
  * has not changed for retain seconds: resolved, answered, expired,
  * withdrawn, or a notice nobody resolved.  A pending question stays for as
  * long as it is pending; past its deadline it counts as expired from then.
- */
-/*
- * Whether a condition has been settled for retain seconds at now (whose
- * seconds are at): the deadline in seconds decides a pending question
- * but in the second it falls due, which its text decides.
+ * (at is now in seconds; within the second of a deadline its text decides.)
  */
 static bool
 retired_at(const struct condition *c, const char *now, int64_t at,

@@ -92,6 +92,9 @@ void		 state_batch_stored(struct state *, uint64_t);
 /* A condition's record as JSON text in the arena, or NULL. */
 const char	*condition_text(struct state *, struct arena *,
 		    const struct condition *, bool interaction);
+/* The same, parsed (a part it has; damaged: exit 3). */
+const char	*condition_rec(struct state *, struct arena *,
+		    const struct condition *, bool interaction, struct rec *);
 
 struct applied {
 	int		 status;	/* 200, 201, 400, 404, 409, 413 */

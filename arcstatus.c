@@ -64,9 +64,8 @@ struct survey {
 static const struct rec *
 notification_of(struct survey *s, struct item *it)
 {
-	if (!it->parsed && !rec_parse(&s->arena, condition_text(s->st,
-	    &s->arena, it->c, false), false, &it->n))
-		errx(EXIT_SYSTEM, "the journal has a damaged record (its text does not parse)");
+	if (!it->parsed)
+		(void)condition_rec(s->st, &s->arena, it->c, false, &it->n);
 	it->parsed = true;
 	return &it->n;
 }
@@ -106,10 +105,7 @@ classify(struct survey *s, struct item *it)
 		if (c->expires_at != NULL) {
 			it->at = seconds_of_sv(&s->arena, sv_str(c->expires_at));
 		} else {
-			if (!rec_parse(&s->arena, condition_text(s->st,
-			    &s->arena, c, true), true, &q))
-				errx(EXIT_SYSTEM, "the journal has a damaged "
-				    "record (its text does not parse)");
+			(void)condition_rec(s->st, &s->arena, c, true, &q);
 			it->at = seconds_of_sv(&s->arena, q.f[I_EXPIRES_AT]);
 		}
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? EXPIRED : QUIET;

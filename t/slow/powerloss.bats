@@ -59,6 +59,17 @@ powerloss() {
 	[[ "$output" == *"compact: "*" states checked, 0 failed"* ]]
 }
 
+@test "power loss with a checkpoint beside every journal: written unsynced, torn or lost, it never outweighs the journal" {
+	powerloss --checkpoint apply apply-one answer compact
+	[ "$status" -eq 0 ]
+	local w
+	for w in apply apply-one answer compact; do
+		[[ "$output" == *"$w: "*" states checked, 0 failed"* ]]
+	done
+	# the runs wrote checkpoints, so the states held them
+	grep -q 'journal\.checkpoint' "$BATS_TEST_TMPDIR"/mnt/apply/log
+}
+
 @test "the checker itself: with every sync taken as lost, it finds acknowledged results missing" {
 	powerloss --drop-syncs answer apply
 	[ "$status" -eq 1 ]

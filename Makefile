@@ -14,19 +14,26 @@ COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
 OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcshow.o arcwait.o arcfollow.o arcanswer.o arcemit.o arcvalidate.o arcstate.o arcrules.o \
 	   arcrecord.o arcjournal.o arccheckpoint.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o arccrc.o arcmirror.o \
-	   arcpick.o
+	   arcpick.o arcbind.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcrules.h arcjournal.h arcshell.h arcpick.h \
-	   arccheckpoint.h
+	   arccheckpoint.h arcbind.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1
 MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 
-# Debian packages: to build, to test, to benchmark.
-DEBS	 = libcjson-dev libbsd-dev libmd-dev bats jq python3-jsonschema \
-	   mandoc time sqlite3 strace clang libclang-rt-14-dev valgrind \
-	   tmux man-db groff-base bsdextrautils python3 python3-crc32c \
-	   mosquitto mosquitto-clients
+# Debian packages, by what needs them: each target installs its own list
+# (make deps-TARGET, run by the target), so that make demo installs only
+# what the demo runs, and no broker or compiler it does not.
+DEBS_DEMO  = libbsd-dev libmd-dev jq
+DEBS_CHECK = $(DEBS_DEMO) bats python3-jsonschema mandoc strace tmux man-db \
+	     groff-base bsdextrautils python3 python3-crc32c mosquitto \
+	     mosquitto-clients
+DEBS_SLOW  = $(DEBS_CHECK)
+DEBS_VALGRIND = $(DEBS_DEMO) valgrind
+DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
+DEBS_FUZZ  = $(DEBS_DEMO) clang libclang-rt-14-dev
+DEBS_BENCH = $(DEBS_CHECK) libcjson-dev time sqlite3 valgrind
 
 all: $(COMMANDS)
 
@@ -41,8 +48,15 @@ $(COMMANDS): arc
 .c.o:
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $<
 
-# Installs what is missing, and nothing when all is there.
-deps:
+# Installs what is missing of a list, and nothing when all is there.
+deps-demo: DEBS = $(DEBS_DEMO)
+deps-check: DEBS = $(DEBS_CHECK)
+deps-slow: DEBS = $(DEBS_SLOW)
+deps-valgrind: DEBS = $(DEBS_VALGRIND)
+deps-sanitize: DEBS = $(DEBS_SANITIZE)
+deps-fuzz: DEBS = $(DEBS_FUZZ)
+deps-bench: DEBS = $(DEBS_BENCH)
+deps-demo deps-check deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
 	@missing=; for p in $(DEBS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 	    grep -q '^install ok installed' || missing="$$missing $$p"; done; \
@@ -54,27 +68,27 @@ deps:
 	        --no-install-recommends $$missing >/dev/null; \
 	fi
 
-check: deps all
+check: deps-check all
 	@t/run-tests
 
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
 
-demo: deps all
+demo: deps-demo all
 	@examples/demo
 
 # A recorded Claude Code and Codex session played through the hook adapters.
-demo-hooks: deps all
+demo-hooks: deps-demo all
 	@PATH="$(CURDIR):$$PATH" examples/hooks-demo
 
 # The hook fixtures and the adapters' outputs against the Claude Code and
 # Codex packages pinned in t/clients/ (npm, installed into t/clients/cache).
-check-clients: deps all
+check-clients: deps-check all
 	@t/clients/check
 
 .PHONY: demo-hooks check-clients
 
-bench: deps all bench/cjson-parse bench/wakelat
+bench: deps-bench all bench/cjson-parse bench/wakelat
 	@bench/run
 
 bench/wakelat: bench/wakelat.c
@@ -84,16 +98,16 @@ bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
 # Crashes, full disks and races: slower, and root for its mounts.
-check-slow: deps all
+check-slow: deps-slow all
 	@ARC_NO_WRAP=1 t/run-tests t/slow/*.bats
 
-check-valgrind: deps all
+check-valgrind: deps-valgrind all
 	@t/valgrind-paths
 
 # The whole suite against an ASan+UBSan build of every command.
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
-check-sanitize: deps
+check-sanitize: deps-sanitize
 	@mkdir -p san
 	@for f in $(OBJS:.o=.c); do \
 	    clang $(WARN) $(SANFLAGS) $(CPPFLAGS) -c $$f -o san/$${f%.c}.o || exit 1; \
@@ -109,7 +123,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all
-fuzz-build: deps
+fuzz-build: deps-fuzz
 	@mkdir -p fuzz/bin
 	@for f in $(filter-out arcmain.o,$(OBJS)); do \
 	    clang $(WARN) $(FUZZFLAGS:fuzzer,=fuzzer-no-link,) $(CPPFLAGS) \
@@ -142,5 +156,6 @@ install: all
 clean:
 	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
 
-.PHONY: all deps check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
+.PHONY: all deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
+	deps-fuzz deps-bench check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	install clean

@@ -222,9 +222,13 @@ struct line_reader {
 	uint64_t	 lineno;
 	bool		 eof;
 	int		 read_errno;
+	size_t		 max;	/* a longer line is LINE_TOO_LARGE */
+	char		 sep;	/* what ends a line: '\n', or '\0' (-0) */
 };
 enum line_status { LINE_OK, LINE_TOO_LARGE, LINE_EOF, LINE_ERROR };
 void	 line_reader_init(struct line_reader *, int, const char *);
+/* Lines of at most max bytes, each ended by sep (after init, before use). */
+void	 line_reader_set(struct line_reader *, size_t max, char sep);
 void	 line_reader_free(struct line_reader *);
 enum line_status line_next(struct line_reader *, const char **, size_t *);
 bool	 line_pending(struct line_reader *);	/* more input ready now */

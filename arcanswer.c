@@ -7,8 +7,12 @@
  * first (arcpick.c).  On a terminal the outcome is one line of words; the
  * result line, which carries the nonce and the digest, only with --json.
  * --dismiss clears what nobody will resolve, and --via hands the answer to
- * a command (a bridge to a remote agent host) instead of this journal.
+ * a command (a bridge to a remote agent host) instead of this journal; a
+ * question mirrored from another host goes by the route its mirror
+ * recorded, never into the mirror.  --seen binds the answer to the
+ * question the person read (arcbind.c).
  */
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <err.h>
@@ -21,6 +25,7 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcbind.h"
 #include "arccmd.h"
 #include "arcpick.h"
 #include "arcshell.h"
@@ -29,17 +34,22 @@
 
 struct opts {
 	const char	*journal, *source, *device, *response_id, *text;
-	const char	*via, *dismiss;
+	const char	*via, *dismiss, *seen;
 	bool		 emit, json, notices;
 	bool		 human;	/* words on a terminal, not JSON */
 };
 
-/* Where an answer goes: this journal (arc-apply's rules), or elsewhere. */
+/*
+ * Where an answer goes: this journal (arc-apply's rules), or elsewhere.  A
+ * local target whose journal does not exist yet is read only (deferred)
+ * until there is something to answer: a mistyped -j creates nothing.
+ */
 struct target {
-	bool		 local;
+	bool		 local, deferred;
 	struct applier	 ap;	/* local */
-	struct journal	 j;	/* --emit, --via: read only */
+	struct journal	 j;	/* --emit, --via, deferred: read only */
 	struct journal	*jr;
+	const char	*journal;	/* -j, for a deferred one */
 };
 
 static void
@@ -47,7 +57,8 @@ answer_usage(FILE *f)
 {
 	fprintf(f, "usage: arc-answer [-j journal] [--json] [--response-id id] "
 	    "[--source name]\n"
-	    "                  [--device-id id] [--emit | --via command]\n"
+	    "                  [--device-id id] [--emit | --via command] "
+	    "[--seen tag]\n"
 	    "                  [key [choice | --text text]]\n"
 	    "       arc-answer [-j journal] [--source name] "
 	    "--dismiss key | --dismiss-notices\n");
@@ -273,7 +284,8 @@ send_via(const char *command, const struct buf *ev)
  */
 static int
 send_answer(struct target *t, const struct opts *o, const char *key,
-    const struct question *qn, const char *answer, bool is_text)
+    const struct question *qn, const char *via, const char *answer,
+    bool is_text)
 {
 	struct buf	 ev = { 0 }, result = { 0 }, tmp, b = { 0 };
 	struct arena	 a = { 0 };
@@ -281,7 +293,7 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 
 	build_event(&ev, key, qn, o, answer, is_text);
 	buf_putc(&ev, '\n');
-	if (!t->local) {
+	if (via != NULL || !t->local) {
 		journal_unlock(t->jr);
 		if (o->emit) {
 			say(&ev);
@@ -292,7 +304,7 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 			no_question_words(&b, t->jr, key);
 			warnx("%s here; nothing was sent", b.p);
 			status = EXIT_REJECTED;
-		} else if ((status = send_via(o->via, &ev)) != 0) {
+		} else if ((status = send_via(via, &ev)) != 0) {
 			warnx("%s: the --via command exited with %d", safe(&b,
 			    key), status);
 		} else if (o->human) {
@@ -325,29 +337,144 @@ done:
 	return status;
 }
 
-/* The answer is on the command line: a choice (by id or number) or --text. */
+/*
+ * Opens a local target's journal: for writing when it is there, else read
+ * only until there is something to answer, so that an answer to nothing
+ * (a mistyped -j) creates no folder and no journal.
+ */
+static bool
+target_open(struct target *t, const char *option)
+{
+	char		*path = journal_default_path(option);
+	struct stat	 sb;
+	bool		 ok;
+
+	memset(&t->ap, 0, sizeof(t->ap));
+	t->journal = option;
+	t->deferred = lstat(path, &sb) == -1 && errno == ENOENT;
+	ok = journal_open(&t->ap.j, path, !t->deferred);
+	t->jr = &t->ap.j;
+	free(path);
+	return ok;
+}
+
+/* There is a question to answer now: the journal is opened for writing. */
+static bool
+target_writable(struct target *t)
+{
+	journal_unlock(t->jr);
+	applier_close(&t->ap);
+	t->deferred = false;
+	if (!applier_open(&t->ap, t->journal))
+		return false;
+	t->jr = &t->ap.j;
+	return true;
+}
+
+/*
+ * Where an answer to the question under key goes: into this journal
+ * (*via NULL), or to a command: --via, or the route that the mirror of
+ * another host's question recorded.  A mirrored question is never
+ * answered in the mirror: false (said why) when it has no route.
+ */
+static bool
+answer_route(struct target *t, const struct opts *o, const char *key,
+    const char **via)
+{
+	struct condition	*c = state_lookup(t->jr->st, key);
+	struct buf		 b = { 0 };
+
+	*via = o->via;
+	if (!t->local || c == NULL || c->route == NULL)
+		return true;
+	if (c->route[0] != '\0') {
+		*via = c->route;
+		return true;
+	}
+	warnx("%s: a question of another host, mirrored here: answer it "
+	    "with --via and its host's bridge (such as --via 'arc-mqtt send')",
+	    safe(&b, key));
+	buf_free(&b);
+	return false;
+}
+
+/* --seen names another question than the current one: it is shown. */
 static int
-answer_given(struct target *t, const struct opts *o, const char *key,
+not_the_one_seen(struct target *t, const char *key)
+{
+	struct buf b = { 0 };
+
+	warnx("%s: the question changed since it was read (--seen); nothing "
+	    "was sent.  It is now:", safe(&b, key));
+	buf_free(&b);
+	(void)status_show(t->jr, key, false, arc_now());
+	return EXIT_REJECTED;
+}
+
+/*
+ * The answer is on the command line: a choice (by id or number) or
+ * --text, to the question under the key as typed (or a part of it).
+ */
+static int
+answer_given(struct target *t, const struct opts *o, const char *given,
     const char *choice)
 {
 	struct question		 qn;
 	struct arena		 a = { 0 };
-	const struct jval	*id;
-	char			*picked = NULL;
+	const struct jval	*id = NULL, *choices;
+	struct buf		 b = { 0 };
+	const char		*via = NULL;
+	char			*picked = NULL, *key = NULL;
+	size_t			 other = 0;
 	int			 status;
 
-	if (!journal_lock(t->jr, t->local))
+again:
+	if (!journal_lock(t->jr, t->local && !t->deferred))
 		return EXIT_SYSTEM;
-	find_question(t->jr, &a, key, &qn);
-	if (choice != NULL && qn.found && (id = choice_match(
-	    question_choices(&a, &qn.q), choice)) != NULL) {
-		if ((picked = strndup(id->s, id->len)) == NULL)
-			err(EXIT_SYSTEM, "strndup");
-		choice = picked;
+	free(key);
+	if (key_typed(t->jr->st, given, &key) == KEY_AMBIGUOUS) {
+		status = EXIT_REJECTED;
+		goto refused;
 	}
-	status = send_answer(t, o, key, &qn, o->text != NULL ? o->text : choice,
-	    o->text != NULL);
+	arena_reset(&a);
+	find_question(t->jr, &a, key, &qn);
+	if (qn.found && !answer_route(t, o, key, &via)) {
+		status = EXIT_REJECTED;
+		goto refused;
+	}
+	if (qn.found && t->local && t->deferred && via == NULL) {
+		if (!target_writable(t)) {
+			free(key);
+			return EXIT_SYSTEM;
+		}
+		goto again;
+	}
+	if (qn.found && o->seen != NULL && !tag_names(o->seen, &qn.q)) {
+		status = not_the_one_seen(t, key);
+		goto refused;
+	}
+	choices = qn.found ? question_choices(&a, &qn.q) : NULL;
+	if (choice != NULL && (id = choice_given(choices, choice, &other)) ==
+	    NULL && other != 0) {
+		warnx("%s: ambiguous: the number of choice %lu and the id of "
+		    "choice %zu; give the id of the one meant", safe(&b, key),
+		    strtoul(choice, NULL, 10), other);
+		if (o->human)
+			list_choices(choices);
+		status = EXIT_REJECTED;
+		goto refused;
+	}
+	if (id != NULL && (picked = strndup(id->s, id->len)) == NULL)
+		err(EXIT_SYSTEM, "strndup");
+	status = send_answer(t, o, key, &qn, via, o->text != NULL ? o->text :
+	    picked != NULL ? picked : choice, o->text != NULL);
+	goto done;
+refused:
+	journal_unlock(t->jr);
+done:
 	free(picked);
+	free(key);
+	buf_free(&b);
 	arena_free(&a);
 	return status;
 }
@@ -364,23 +491,38 @@ answer_asked(struct target *t, const struct opts *o, const char *given)
 	struct question	 qn;
 	struct arena	 a = { 0 };
 	enum asked	 r;
+	const char	*via = NULL;
 	char		*key = NULL;
 	bool		 changed = false;
 	int		 status;
 
 	memset(&qn, 0, sizeof(qn));
-	if ((p = person_start(t->jr)) == NULL)
+	if (given != NULL) {
+		if (!journal_lock(t->jr, false))
+			return EXIT_SYSTEM;
+		r = key_typed(t->jr->st, given, &key) == KEY_AMBIGUOUS ?
+		    ASKED_LEFT : ASKED_ANSWER;
+		journal_unlock(t->jr);
+		if (r != ASKED_ANSWER) {
+			free(key);
+			return EXIT_REJECTED;
+		}
+	}
+	if ((p = person_start(t->jr)) == NULL) {
+		free(key);
 		return EXIT_SYSTEM;
+	}
 	if (given == NULL)
 		r = person_pick(p, &key);
-	else if ((key = strdup(given)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	else
-		r = ASKED_ANSWER;
 	while (r == ASKED_ANSWER) {
 		answer_free(&ans);
 		if ((r = person_ask(p, key, changed, &ans)) != ASKED_ANSWER)
 			break;
+		/* Seen, so the journal is there now: it is written to. */
+		if (t->local && t->deferred && !target_writable(t)) {
+			r = ASKED_FAILED;
+			break;
+		}
 		if (!journal_lock(t->jr, t->local)) {
 			r = ASKED_FAILED;
 			break;
@@ -388,15 +530,21 @@ answer_asked(struct target *t, const struct opts *o, const char *given)
 		arena_reset(&a);
 		find_question(t->jr, &a, key, &qn);
 		if (qn.found && sv_is(qn.q.f[I_DIGEST], ans.digest) &&
-		    question_open(&qn.q, arc_now_advancing()))
+		    question_open(&qn.q, arc_now_advancing())) {
+			if (!answer_route(t, o, key, &via)) {
+				journal_unlock(t->jr);
+				r = ASKED_LEFT;
+			}
 			break;		/* still the question they saw */
+		}
 		journal_unlock(t->jr);
 		changed = true;
 	}
 	person_end(p);
 	switch (r) {
 	case ASKED_ANSWER:
-		status = send_answer(t, o, key, &qn, ans.answer, ans.is_text);
+		status = send_answer(t, o, key, &qn, via, ans.answer,
+		    ans.is_text);
 		break;
 	case ASKED_CLOSED:
 		warnx("%s", ans.why.p);
@@ -500,19 +648,26 @@ dismiss(const struct opts *o)
 	struct arena	 a = { 0 };
 	struct buf	 records = { 0 }, out = { 0 };
 	char		*path = journal_default_path(o->journal);
+	struct stat	 sb;
+	bool		 there = lstat(path, &sb) == 0 || errno != ENOENT;
 	size_t		 i;
 	int		 status = 0;
 
-	if (!journal_open(&j, path, true) || !journal_lock(&j, true)) {
+	/* Nothing to dismiss in a journal that is not there: none is made. */
+	if (!journal_open(&j, path, there) || !journal_lock(&j, there)) {
 		free(path);
+		journal_close(&j);
 		return EXIT_SYSTEM;
 	}
 	free(path);
 	ns.now = arc_now();
 	if (o->dismiss != NULL) {
-		if (!dismiss_one(&j, &a, o->dismiss, ns.now, o->source,
-		    &records, &out))
+		char *key;
+		if (key_typed(j.st, o->dismiss, &key) == KEY_AMBIGUOUS ||
+		    !dismiss_one(&j, &a, key, ns.now, o->source, &records,
+		    &out))
 			status = EXIT_REJECTED;
+		free(key);
 	} else {
 		if (j.st != NULL)
 			state_foreach(j.st, collect_notice, &ns);
@@ -553,7 +708,7 @@ check_usage(const struct opts *o, int argc, bool *asked)
 			return usage_error(answer_usage, "--dismiss and "
 			    "--dismiss-notices: give one");
 		if (argc > 0 || o->text || o->emit || o->via || o->json ||
-		    o->response_id || o->device)
+		    o->response_id || o->device || o->seen)
 			return usage_error(answer_usage, "dismissing takes no "
 			    "answer, and only -j and --source");
 		return 0;
@@ -565,12 +720,22 @@ check_usage(const struct opts *o, int argc, bool *asked)
 		    "one answer");
 	if (argc == 0 && o->text != NULL)
 		return usage_error(answer_usage, "--text: which key?");
+	if (o->text != NULL && line_blank(o->text, strlen(o->text)))
+		return usage_error(answer_usage, "--text: an empty answer is "
+		    "not sent");
+	if (o->seen != NULL && !tag_valid(o->seen))
+		return usage_error(answer_usage, "--seen takes a question's tag: "
+		    "%d to 64 hex digits of its digest, as --show prints it",
+		    TAG_MIN);
 	if (o->emit && o->via != NULL)
 		return usage_error(answer_usage, "--emit and --via: give one");
 	*asked = argc < 2 && o->text == NULL;
 	if (*asked && o->emit)
 		return usage_error(answer_usage, "--emit needs the answer on "
 		    "the command line");
+	if (*asked && o->seen != NULL)
+		return usage_error(answer_usage, "--seen goes with an answer on "
+		    "the command line (asked, the question is shown)");
 	if (*asked && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return usage_error(answer_usage, argc == 0 ? "no key (the "
 		    "picker needs a terminal)" : "no answer: give a choice or "
@@ -592,6 +757,7 @@ answer_main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ "dismiss", required_argument, NULL, 'D' },
 		{ "dismiss-notices", no_argument, NULL, 'N' },
+		{ "seen", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -614,6 +780,7 @@ answer_main(int argc, char **argv)
 		case 'J': o.json = true; break;
 		case 'D': o.dismiss = optarg; break;
 		case 'N': o.notices = true; break;
+		case 'S': o.seen = optarg; break;
 		case 'h':
 			answer_usage(stdout);
 			return 0;
@@ -636,8 +803,7 @@ answer_main(int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.local = !o.emit && o.via == NULL;
 	if (t.local) {
-		t.jr = &t.ap.j;
-		if (!applier_open(&t.ap, o.journal)) {
+		if (!target_open(&t, o.journal)) {
 			applier_close(&t.ap);
 			return EXIT_SYSTEM;
 		}

@@ -11,7 +11,7 @@
  * Layout, integers little-endian, written as a stream (its memory is a
  * megabyte, whatever the state's size):
  *
- *	"arc checkpoint 1\n"
+ *	"arc checkpoint 2\n"
  *	u64 dev, ino		the journal file
  *	u64 offset		bytes covered: the end of a record's line
  *	u64 first_seq		the journal header's seq
@@ -23,7 +23,7 @@
  *		str key, str notification_id,
  *		part notification, part interaction,
  *		u8 active, priority, qstatus, i64 changed,
- *		opt expires_at, opt dismissed
+ *		opt expires_at, opt dismissed, opt route
  *	u64 count, then each event remembered: 16 bytes ident,
  *		16 bytes content hash, i64 seconds
  *	u32 CRC-32C of all before it
@@ -39,7 +39,7 @@
 #include "arcstate.h"
 #include "arccheckpoint.h"
 
-#define MAGIC		"arc checkpoint 1\n"
+#define MAGIC		"arc checkpoint 2\n"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
 #define LINE_MAX_LEN	(64 * 1024 * 1024)	/* a record's, as the journal */
 
@@ -151,6 +151,7 @@ put_condition(const struct condition *c, void *arg)
 	put_u64(b, (uint64_t)c->changed);
 	put_opt(b, c->expires_at);
 	put_opt(b, c->dismissed);
+	put_opt(b, c->route);
 	flush_some(w, false);
 }
 
@@ -358,6 +359,7 @@ get_condition(struct reader *r, struct arena *a, struct condition *c,
 	c->changed = (int64_t)get_u64(r);
 	c->expires_at = get_opt(r, a, SIZE_MAX);
 	c->dismissed = get_opt(r, a, SIZE_MAX);
+	c->route = get_opt(r, a, SIZE_MAX);
 	if (!r->ok || c->key == NULL || c->key[0] == '\0' || active > 1 ||
 	    priority > P_CRITICAL || qstatus > Q_SUPERSEDED ||
 	    c->notification.len == 0 ||

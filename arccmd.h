@@ -32,6 +32,7 @@ struct applier {
 	struct problems	 pr;
 	struct buf	 records, out, body;
 	bool		 quiet;
+	bool		 answers_only;	/* --answers: response.submitted only */
 	int		 status;
 };
 bool	applier_open(struct applier *, const char *);
@@ -40,6 +41,6 @@ void	apply_one(struct applier *, const char *, uint64_t, const char *,
 	    size_t, bool);
 bool	applier_commit(struct applier *);
 /* arc-apply --mirror (arcmirror.c): another host's conditions, mirrored. */
-int	mirror_main(struct applier *, int, char **);
+int	mirror_main(struct applier *, const char *route, int, char **);
 
 #endif /* ARCCMD_H */

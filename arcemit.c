@@ -97,29 +97,50 @@ full_type(const char *t)
 	return t;	/* the full name, or one the rules will refuse */
 }
 
-/* ID:LABEL[:DETAIL], the label and detail free to hold colons after it. */
+/*
+ * One part of ID:LABEL[:DETAIL] into part, up to the next colon that is
+ * not escaped (\: is a colon, \\ a backslash), or with last to the end
+ * (the detail may hold colons); where the part ended.
+ */
+static const char *
+choice_part(const char *s, struct buf *part, bool last)
+{
+	part->len = 0;
+	for (; *s != '\0' && (last || *s != ':'); s++) {
+		if (*s == '\\' && (s[1] == ':' || s[1] == '\\'))
+			s++;
+		buf_putc(part, *s);
+	}
+	return s;
+}
+
 static void
 choice_json(struct buf *b, const char *spec)
 {
-	const char	*c1 = strchr(spec, ':'), *c2;
+	struct buf	 id = { 0 }, label = { 0 }, detail = { 0 };
+	const char	*s = choice_part(spec, &id, false);
+	bool		 has_label = *s == ':', has_detail = false;
 
-	buf_puts(b, "{\"id\":");
-	if (c1 == NULL) {
-		buf_json_cstr(b, spec);
-		buf_puts(b, ",\"label\":");
-		buf_json_cstr(b, spec);
-		buf_putc(b, '}');
-		return;
+	if (has_label) {
+		s = choice_part(s + 1, &label, false);
+		if ((has_detail = *s == ':'))
+			(void)choice_part(s + 1, &detail, true);
 	}
-	buf_json_str(b, spec, (size_t)(c1 - spec));
-	c2 = strchr(c1 + 1, ':');
+	buf_puts(b, "{\"id\":");
+	buf_json_str(b, id.p != NULL ? id.p : "", id.len);
 	buf_puts(b, ",\"label\":");
-	buf_json_str(b, c1 + 1, c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1));
-	if (c2 != NULL) {
+	if (has_label)
+		buf_json_str(b, label.p != NULL ? label.p : "", label.len);
+	else
+		buf_json_str(b, id.p != NULL ? id.p : "", id.len);
+	if (has_detail) {
 		buf_puts(b, ",\"detail\":");
-		buf_json_cstr(b, c2 + 1);
+		buf_json_str(b, detail.p != NULL ? detail.p : "", detail.len);
 	}
 	buf_putc(b, '}');
+	buf_free(&id);
+	buf_free(&label);
+	buf_free(&detail);
 }
 
 static bool
@@ -388,6 +409,14 @@ emit_main(int argc, char **argv)
 	    o.response_kind != NULL))
 		return usage_error(emit_usage, "--notice asks nothing: no "
 		    "--choice, --text-max or --response-kind");
+	/* A deadline is the question's: an update without one keeps its own. */
+	if ((o.expires_in != NULL || o.expires_at != NULL) && o.nchoices == 0 &&
+	    o.text_max == NULL && o.response_kind == NULL)
+		return usage_error(emit_usage, "%s: a deadline belongs to a "
+		    "question: give its --choice, --text-max or --response-kind "
+		    "too (an update without them keeps the open question as it "
+		    "is, deadline included)", o.expires_in != NULL ?
+		    "--expires-in" : "--expires-at");
 	if (refuse_permission_notice(&o))
 		return EXIT_USAGE;
 	if (!build(&b, &o)) {

@@ -288,6 +288,17 @@ apply_one(struct applier *ap, const char *name, uint64_t lineno,
 		ap->status = EXIT_REJECTED;
 		return;
 	}
+	if (ap->answers_only && !json_is(json_get(root, "event_type"),
+	    "response.submitted")) {
+		problems_clear(&ap->pr);
+		problems_add_at(&ap->pr, ARC_INVALID, "/event_type", "only "
+		    "response.submitted events are taken here (--answers)");
+		invalid_result(&ap->out, lineno, root, &ap->pr);
+		if (!ap->quiet)
+			diag_problems(name, lineno, &ap->pr);
+		ap->status = EXIT_REJECTED;
+		return;
+	}
 	ap->body.len = 0;
 	state_apply(ap->j.st, &ap->arena, root, arc_now(), &ap->records,
 	    &ap->body, &res);
@@ -417,12 +428,14 @@ parse_duration(const char *s)
 static void
 apply_usage(FILE *f)
 {
-	fprintf(f, "usage: arc-apply [-q] [-j journal] [--batch count] "
-	    "[--retain duration] [file ...]\n"
+	fprintf(f, "usage: arc-apply [-0q] [-j journal] [--answers] "
+	    "[--batch count] [--retain duration]\n"
+	    "                 [file ...]\n"
 	    "       arc-apply [-j journal] --compact [--retain duration] "
 	    "[--window duration]\n"
 	    "       arc-apply -j journal --salvage new-journal\n"
-	    "       arc-apply [-q] [-j journal] --mirror [file ...]\n");
+	    "       arc-apply [-q] [-j journal] --mirror [--route command] "
+	    "[file ...]\n");
 }
 
 int
@@ -435,6 +448,9 @@ apply_main(int argc, char **argv)
 		{ "retain", required_argument, NULL, 'r' },
 		{ "salvage", required_argument, NULL, 's' },
 		{ "mirror", no_argument, NULL, 'm' },
+		{ "route", required_argument, NULL, 'R' },
+		{ "answers", no_argument, NULL, 'A' },
+		{ "null", no_argument, NULL, '0' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -444,16 +460,26 @@ apply_main(int argc, char **argv)
 	struct applier		 ap;
 	struct line_reader	 r;
 	struct batch		*b;
-	const char		*journal = NULL, *salvage = NULL;
+	const char		*journal = NULL, *salvage = NULL, *route = NULL;
 	bool			 compact = false, quiet = false, mirror = false;
+	bool			 answers = false, nul = false;
 	int64_t			 window = -1, retain = -1, limit = BATCH_LINES;
 	int			 ch, i, fd, status;
 	char			*stdin_only[] = { "-", NULL };
 
-	while ((ch = getopt_long(argc, argv, "j:qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "0j:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			journal = optarg;
+			break;
+		case 'R':
+			route = optarg;
+			break;
+		case 'A':
+			answers = true;
+			break;
+		case '0':
+			nul = true;
 			break;
 		case 'c':
 			compact = true;
@@ -508,8 +534,19 @@ apply_main(int argc, char **argv)
 		apply_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (compact && salvage != NULL) {
-		warnx("--compact or --salvage, not both");
+	if (compact + (salvage != NULL) + mirror > 1) {
+		warnx("--compact, --salvage or --mirror: give one");
+		apply_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (route != NULL && !mirror) {
+		warnx("--route goes with --mirror");
+		apply_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if ((answers || nul) && (compact || salvage != NULL || mirror)) {
+		warnx("%s applies events: not with --compact, --salvage or "
+		    "--mirror", answers ? "--answers" : "-0");
 		apply_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -527,6 +564,7 @@ apply_main(int argc, char **argv)
 		return EXIT_SYSTEM;
 	}
 	ap.quiet = quiet;
+	ap.answers_only = answers;
 	if (retain >= 0)
 		ap.j.retain = retain;
 	if (window >= 0)
@@ -537,7 +575,8 @@ apply_main(int argc, char **argv)
 		return status;
 	}
 	if (mirror) {
-		status = mirror_main(&ap, argc, argv);
+		status = mirror_main(&ap, route != NULL ? route : "", argc,
+		    argv);
 		applier_close(&ap);
 		return status;
 	}
@@ -562,6 +601,8 @@ apply_main(int argc, char **argv)
 			continue;
 		}
 		line_reader_init(&r, fd, argv[i]);
+		if (nul)	/* -0: records end with NUL, as xargs -0 reads */
+			line_reader_set(&r, ARC_LINE_MAX, '\0');
 		while ((ls = batch_fill(&r, b, (size_t)limit)) != LINE_EOF ||
 		    b->n > 0) {
 			size_t k;

@@ -22,8 +22,25 @@ line_reader_init(struct line_reader *r, int fd, const char *name)
 	r->fd = fd;
 	r->name = name;
 	r->cap = READER_CAP;
+	r->max = ARC_LINE_MAX;
+	r->sep = '\n';
 	if ((r->buf = malloc(r->cap)) == NULL)
 		err(EXIT_SYSTEM, "malloc");
+}
+
+void
+line_reader_set(struct line_reader *r, size_t max, char sep)
+{
+	char *p;
+
+	r->sep = sep;
+	r->max = max;
+	if (max + 1 > r->cap / 4) {
+		if ((p = realloc(r->buf, 4 * (max + 1))) == NULL)
+			err(EXIT_SYSTEM, "realloc");
+		r->buf = p;
+		r->cap = 4 * (max + 1);
+	}
 }
 
 void
@@ -70,16 +87,16 @@ line_next(struct line_reader *r, const char **line, size_t *len)
 	bool	 skipping = false;
 
 	for (;;) {
-		nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		nl = memchr(r->buf + r->start, r->sep, r->end - r->start);
 		if (nl != NULL) {
 			*line = r->buf + r->start;
 			*len = (size_t)(nl - *line);
 			r->start = (size_t)(nl - r->buf) + 1;
 			r->lineno++;
-			return skipping || *len > ARC_LINE_MAX ?
+			return skipping || *len > r->max ?
 			    LINE_TOO_LARGE : LINE_OK;
 		}
-		if (r->end - r->start > ARC_LINE_MAX) {
+		if (r->end - r->start > r->max) {
 			/* Too long already: forget it, keep looking for its end. */
 			skipping = true;
 			r->start = r->end = 0;
@@ -107,7 +124,7 @@ line_pending(struct line_reader *r)
 {
 	struct pollfd pfd;
 
-	if (memchr(r->buf + r->start, '\n', r->end - r->start) != NULL)
+	if (memchr(r->buf + r->start, r->sep, r->end - r->start) != NULL)
 		return true;
 	if (r->eof)
 		return r->end > r->start;

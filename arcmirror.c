@@ -1,15 +1,18 @@
 /*
  * arc-apply --mirror: a local journal that mirrors another host's
  * conditions, fed by a subscription (examples/arc-mqtt).  Each input line
- * is a condition as that host publishes it,
+ * is a condition as that host publishes it, its keys HOST/KEY,
  *
  *     {"notification":{...},"interaction":{...} or null}
- *     {"key":"K","removed":true}
+ *     {"key":"HOST/KEY","removed":true}
  *
  * and replaces the condition under its key, so that arc-status counts it
- * and arc-answer --via answers it through its host.  Nothing here applies
- * ARC's rules: the host that owns the question does, when the answer
- * reaches it.
+ * and arc-answer answers it through its host: by the route given here
+ * (--route), which every mirrored condition keeps.  Nothing here applies
+ * ARC's answer rules: the host that owns the question does, when the
+ * answer reaches it.  What is checked here is that a question is the one
+ * its digest names, so that nobody between the host and the person can
+ * show one question and collect an answer to another.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -18,13 +21,31 @@
 #include "arc.h"
 #include "arccmd.h"
 
+/* A mirror line holds two records of an event: each may escape it 6-fold. */
+#define MIRROR_LINE_MAX	(16 * ARC_LINE_MAX)
+
+/* The key a line is about, for a person: made safe, or "-". */
 static void
-mirror_line(struct applier *ap, const char *name, uint64_t lineno,
-    const char *line, size_t len)
+line_key(struct buf *b, const struct jval *v)
+{
+	const struct jval *k = json_get(json_get(v, "notification"), "key");
+
+	if (k == NULL)
+		k = json_get(v, "key");
+	if (k != NULL && k->type == J_STRING)
+		diag_safe(b, k->s, k->len);
+	else
+		buf_puts(b, "-");
+}
+
+static void
+mirror_line(struct applier *ap, const char *route, const char *name,
+    uint64_t lineno, const char *line, size_t len)
 {
 	struct jparse_error	 e;
 	struct jval		*v;
 	const char		*why = NULL;
+	enum arc_code		 code = ARC_INVALID;
 
 	arena_reset(&ap->arena);
 	v = json_parse(&ap->arena, line, len, &e);
@@ -33,8 +54,9 @@ mirror_line(struct applier *ap, const char *name, uint64_t lineno,
 	else if (!journal_lock(&ap->j, true))
 		errx(EXIT_SYSTEM, "nothing was mirrored");
 	else {
-		if (state_mirror(ap->j.st, &ap->arena, v, arc_now(),
-		    &ap->records, &why) && !applier_commit(ap))
+		code = state_mirror(ap->j.st, &ap->arena, v, arc_now(), route,
+		    &ap->records, &why);
+		if (code == ARC_OK && !applier_commit(ap))
 			errx(EXIT_SYSTEM, "the mirror was not updated");
 		journal_unlock(&ap->j);
 		ap->records.len = 0;
@@ -43,18 +65,21 @@ mirror_line(struct applier *ap, const char *name, uint64_t lineno,
 		buf_printf(&ap->out, "{\"line\":%llu,\"status\":200}\n",
 		    (unsigned long long)lineno);
 	} else {
-		struct buf d = { 0 };
-		buf_printf(&ap->out, "{\"line\":%llu,\"status\":400,\"error\":"
-		    "{\"code\":\"invalid\",\"message\":", (unsigned long long)
-		    lineno);
+		struct buf d = { 0 }, k = { 0 };
+		buf_printf(&ap->out, "{\"line\":%llu,\"status\":%d,\"error\":"
+		    "{\"code\":\"%s\",\"message\":", (unsigned long long)lineno,
+		    arc_code_status(code), arc_code_name(code));
 		buf_json_cstr(&ap->out, why);
 		buf_puts(&ap->out, "}}\n");
 		if (!ap->quiet) {
 			diag_safe(&d, name, strlen(name));
-			warnx("%s:%llu: %s", d.p, (unsigned long long)lineno,
-			    why);
+			if (v != NULL && v->type == J_OBJECT)
+				line_key(&k, v);
+			warnx("%s:%llu: %s%s%s", d.p, (unsigned long long)lineno,
+			    k.len > 0 ? k.p : "", k.len > 0 ? ": " : "", why);
 		}
 		buf_free(&d);
+		buf_free(&k);
 		ap->status = EXIT_REJECTED;
 	}
 	write_stdout(&ap->out);
@@ -63,7 +88,7 @@ mirror_line(struct applier *ap, const char *name, uint64_t lineno,
 }
 
 int
-mirror_main(struct applier *ap, int argc, char **argv)
+mirror_main(struct applier *ap, const char *route, int argc, char **argv)
 {
 	static char		*stdin_only[] = { "-", NULL };
 	struct line_reader	 r;
@@ -80,6 +105,7 @@ mirror_main(struct applier *ap, int argc, char **argv)
 			continue;
 		}
 		line_reader_init(&r, fd, argv[i]);
+		line_reader_set(&r, MIRROR_LINE_MAX, '\n');
 		while ((ls = line_next(&r, &line, &len)) != LINE_EOF) {
 			if (ls == LINE_ERROR) {
 				ap->status = EXIT_SYSTEM;
@@ -87,12 +113,14 @@ mirror_main(struct applier *ap, int argc, char **argv)
 			}
 			if (ls == LINE_TOO_LARGE) {
 				warnx("%s:%llu: longer than %d bytes", argv[i],
-				    (unsigned long long)r.lineno, ARC_LINE_MAX);
+				    (unsigned long long)r.lineno,
+				    MIRROR_LINE_MAX);
 				ap->status = EXIT_REJECTED;
 				continue;
 			}
 			if (!line_blank(line, len))
-				mirror_line(ap, argv[i], r.lineno, line, len);
+				mirror_line(ap, route, argv[i], r.lineno, line,
+				    len);
 		}
 		line_reader_free(&r);
 		close_input(fd);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcbind.h"
 #include "arcpick.h"
 #include "arcshell.h"
 
@@ -106,27 +107,6 @@ question_choices(struct arena *a, const struct rec *q)
 		return NULL;
 	v = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
 	return v != NULL && v->type == J_ARRAY ? v : NULL;
-}
-
-const struct jval *
-choice_match(const struct jval *choices, const char *s)
-{
-	const struct jval	*id;
-	size_t			 i, n = strlen(s);
-	unsigned long		 k;
-
-	if (choices == NULL)
-		return NULL;
-	for (i = 0; i < choices->n; i++)
-		if ((id = json_get(choices->items[i], "id")) != NULL &&
-		    id->len == n && memcmp(id->s, s, n) == 0)
-			return id;
-	if (n == 0 || n > 6 || strspn(s, "0123456789") != n)
-		return NULL;
-	k = strtoul(s, NULL, 10);
-	if (k < 1 || k > choices->n)
-		return NULL;
-	return json_get(choices->items[k - 1], "id");
 }
 
 /* ---- the session: terminal, signals, the journal watched ---- */
@@ -332,6 +312,7 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	struct sv	 m = i->q.f[I_PROMPT], who = i->n.f[N_AGENT_NAME];
 	const char	*nl = m.p != NULL ? memchr(m.p, '\n', m.n) : NULL;
 	size_t		 lines = 1, at;
+	char		 tag[TAG_SHOWN + 1];
 
 	buf_printf(&l, "%3zu) [%s] ", k, priority_name(i->priority));
 	term_safe(&l, i->q.f[I_TITLE].p, i->q.f[I_TITLE].n);
@@ -359,6 +340,8 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	}
 	buf_puts(&l, " - key ");
 	term_safe(&l, i->key, strlen(i->key));
+	question_tag(tag, &i->q);
+	buf_printf(&l, " - tag %s", tag);
 	entry_line(out, &l, cols);
 	buf_free(&l);
 }
@@ -511,7 +494,8 @@ show_question(struct person *p, const char *key, const struct rec *q,
 	const char		*nt;
 	struct sv		 m = q->f[I_PROMPT], who;
 	size_t			 i, at, end;
-	bool			 blank = false;
+	bool			 blank = false, ids = choice_ids_shown(choices);
+	char			 tag[TAG_SHOWN + 1];
 
 	if (changed)
 		buf_puts(&b, "\nThe question changed while it was open here. "
@@ -529,7 +513,8 @@ show_question(struct person *p, const char *key, const struct rec *q,
 		}
 		buf_puts(&b, " - key ");
 		term_safe(&b, key, strlen(key));
-		buf_putc(&b, '\n');
+		question_tag(tag, q);
+		buf_printf(&b, " - tag %s\n", tag);
 	}
 	buf_puts(&b, "\033[1m");
 	term_safe(&b, q->f[I_TITLE].p, q->f[I_TITLE].n);
@@ -548,9 +533,15 @@ show_question(struct person *p, const char *key, const struct rec *q,
 	for (i = 0; choices != NULL && i < choices->n; i++) {
 		const struct jval *l = json_get(choices->items[i], "label");
 		const struct jval *d = json_get(choices->items[i], "detail");
+		const struct jval *id = json_get(choices->items[i], "id");
 		buf_printf(&b, "  %zu) ", i + 1);
 		if (l != NULL)
 			term_safe(&b, l->s, l->len);
+		if (ids && id != NULL) {	/* typed by number, or by this */
+			buf_puts(&b, " (");
+			term_safe(&b, id->s, id->len);
+			buf_putc(&b, ')');
+		}
 		if (d != NULL) {
 			buf_puts(&b, " - ");
 			term_safe(&b, d->s, d->len);
@@ -601,7 +592,7 @@ accept(struct person *p, const struct jval *choices, size_t max,
 	if ((trim = strdup(s + strspn(s, " "))) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	trim[strcspn(trim, " ")] = '\0';
-	id = choice_match(choices, trim);
+	id = choice_typed(choices, trim);
 	free(trim);
 	if (id == NULL) {
 		buf_printf(&p->note, "Type a number from 1 to %zu, or a "

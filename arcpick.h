@@ -82,11 +82,6 @@ enum asked	 person_ask(struct person *, const char *key, bool changed,
 		    struct answer *);
 void		 answer_free(struct answer *);
 
-/*
- * A choice by its id, else by its number (1 is the first): an id that is
- * itself a number wins over the index.  NULL when neither matches.
- */
-const struct jval *choice_match(const struct jval *choices, const char *);
 /* The question's choices (NULL for a text question), parsed in the arena. */
 const struct jval *question_choices(struct arena *, const struct rec *);
 /* "no question under this key", or "a notice, with no question..." */

@@ -293,6 +293,36 @@ question_digest(struct arena *a, struct sv key, struct sv kind,
 	return sv_str(hex);
 }
 
+/*
+ * Whether a mirrored question is what its host asked (arc-apply --mirror):
+ * its digest is the one its own text gives, under the key its host gave
+ * (the mirror's HOST/KEY less HOST/), and a pending one shows the text of
+ * its notification.  A broker that rewrites what a person reads cannot
+ * keep the digest and nonce of the question they would be answering.
+ */
+bool
+mirror_question_holds(struct arena *a, const struct rec *n,
+    const struct rec *q)
+{
+	struct sv	 key = q->f[I_KEY];
+	const char	*slash = key.p != NULL ? memchr(key.p, '/', key.n) : NULL;
+	struct spec	 sp;
+
+	if (key.p == NULL || q->f[I_DIGEST].p == NULL)
+		return false;
+	if (slash != NULL) {
+		key.n -= (size_t)(slash + 1 - key.p);
+		key.p = slash + 1;
+	}
+	if (sv_eq(q->f[I_STATUS], "pending") &&
+	    (!sv_same(n->f[N_TITLE], q->f[I_TITLE]) ||
+	    !sv_same(n->f[N_MESSAGE], q->f[I_PROMPT])))
+		return false;
+	spec_from_question(q, &sp);
+	return sv_same(question_digest(a, key, n->f[N_KIND], q->f[I_TITLE],
+	    q->f[I_PROMPT], &sp), q->f[I_DIGEST]);
+}
+
 static bool
 due(struct sv expires_at, const char *now)
 {

@@ -14,6 +14,7 @@ struct change {
 	bool		 has_n, has_q;
 	struct sv	 superseded;	/* the id of a question it replaced */
 	const char	*dismissed;	/* by whom, for a person's dismissal */
+	const char	*route;	/* a mirror's: its host's route ("" none) */
 	/* The event that made it (ident NULL: the consumer made it). */
 	const char	*ident, *hash;	/* 32 hex digits each */
 	struct sv	 sender, event_id, type;
@@ -32,5 +33,8 @@ void		 state_record(struct state *, const char *now,
 void		 state_body(struct state *, struct buf *body, struct arena *,
 		    struct sv key, const struct change *);
 void		 hex_bytes(const char *, uint8_t *, size_t);
+/* A mirrored question's digest is its text's (arcrules.c). */
+bool		 mirror_question_holds(struct arena *, const struct rec *n,
+		    const struct rec *q);
 
 #endif /* ARCRULES_H */

@@ -227,7 +227,10 @@ const char *
 safe(struct buf *b, const char *s)
 {
 	b->len = 0;
-	term_safe(b, s, strlen(s));
+	if (*s == '\0')
+		buf_puts(b, "\"\"");	/* an empty key is named, not left out */
+	else
+		term_safe(b, s, strlen(s));
 	buf_putc(b, '\0');
 	return b->p;
 }

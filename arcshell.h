@@ -47,7 +47,7 @@ void	condition_words(struct buf *, const struct condition *, const struct rec *n
 /* term_safe, keeping line breaks as breaks followed by indent. */
 void	show_text(struct buf *, struct sv, const char *indent);
 void	show_sv(struct buf *, struct sv);	/* term_safe; null is "" */
-/* A string made terminal-safe in b (emptied first), for a message. */
+/* A string made terminal-safe in b (emptied first), for a message; "" shown. */
 const char *safe(struct buf *b, const char *);
 
 /* ---- arc-status --show and --history (arcshow.c) ---- */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "arc.h"
+#include "arcbind.h"
 #include "arccmd.h"
 #include "arcshell.h"
 
@@ -157,6 +158,7 @@ show_plain(struct buf *b, struct arena *a, const struct view *v,
     const char *now)
 {
 	const struct rec *n = &v->n, *q = &v->q;
+	char		  tag[TAG_SHOWN + 1];
 
 	line(b, "key:");
 	show_sv(b, sv_str(v->c->key));
@@ -196,6 +198,9 @@ show_plain(struct buf *b, struct arena *a, const struct view *v,
 	line(b, "deadline:");
 	show_sv(b, q->f[I_EXPIRES_AT]);
 	buf_putc(b, '\n');
+	question_tag(tag, q);
+	line(b, "tag:");	/* arc-answer --seen TAG binds an answer to it */
+	buf_printf(b, "%s\n", tag);
 	show_choices(b, a, q);
 	line(b, "response:");
 	if (q->f[I_RESPONSE].p != NULL) {
@@ -213,17 +218,24 @@ show_plain(struct buf *b, struct arena *a, const struct view *v,
 int
 status_show(struct journal *j, const char *key, bool json, const char *now)
 {
-	struct condition	*c = state_lookup(j->st, key);
+	struct condition	*c;
 	struct arena		 a = { 0 };
 	struct buf		 b = { 0 };
 	struct view		 v;
+	char			*typed;
 
-	if (c == NULL || c->notification.len == 0) {
-		show_sv(&b, sv_str(key));
-		warnx("%s: no condition under this key", b.p);
-		buf_free(&b);
+	if (key_typed(j->st, key, &typed) == KEY_AMBIGUOUS) {
+		free(typed);
 		return EXIT_REJECTED;
 	}
+	if ((c = state_lookup(j->st, typed)) == NULL ||
+	    c->notification.len == 0) {
+		warnx("%s: no condition under this key", safe(&b, key));
+		buf_free(&b);
+		free(typed);
+		return EXIT_REJECTED;
+	}
+	free(typed);
 	view_of(j->st, &a, c, now, &v);
 	if (json) {
 		buf_putc(&b, '{');

@@ -96,6 +96,7 @@ state_free(struct state *st)
 		if (st->slots[i].c != NULL) {
 			free(st->slots[i].c->expires_at);
 			free(st->slots[i].c->dismissed);
+			free(st->slots[i].c->route);
 		}
 	arena_free(&st->pool);
 	free(st->slots);
@@ -420,6 +421,16 @@ set_dismissed(struct condition *c, struct sv by)
 	c->dismissed = by.p != NULL ? xstrndup(by.p, by.n) : NULL;
 }
 
+/* A mirror's route: kept by every record of its notification. */
+static void
+set_route(struct condition *c, struct sv route)
+{
+	char *old = c->route;	/* route may be the old one */
+
+	c->route = route.p != NULL ? xstrndup(route.p, route.n) : NULL;
+	free(old);
+}
+
 /* Whether a notification is of the stored lifecycle. */
 static bool
 same_lifecycle(const struct condition *c, struct sv id)
@@ -668,6 +679,8 @@ state_restore(struct state *st, const struct condition *from)
 	    xstrndup(from->expires_at, strlen(from->expires_at)) : NULL;
 	c->dismissed = from->dismissed != NULL ?
 	    xstrndup(from->dismissed, strlen(from->dismissed)) : NULL;
+	c->route = from->route != NULL ?
+	    xstrndup(from->route, strlen(from->route)) : NULL;
 	st->span_bytes += c->notification.len + c->interaction.len;
 	return true;
 }
@@ -758,7 +771,7 @@ struct record_parts {
 	bool		 header;
 	uint64_t	 seq;
 	bool		 has_seq;
-	struct sv	 at, dismissed;
+	struct sv	 at, dismissed, route;
 	int64_t		 since;
 	bool		 has_since;
 	uint8_t		 ident[16], hash[16];	/* of its event */
@@ -769,7 +782,7 @@ struct record_parts {
 
 enum part { PART_OTHER, PART_HEADER, PART_SEQ, PART_AT, PART_SINCE,
     PART_EVENT, PART_INDEX, PART_NOTIFICATION, PART_INTERACTION, PART_SEEN,
-    PART_DISMISSED };
+    PART_DISMISSED, PART_ROUTE };
 
 static enum part
 part_named(const char *name, size_t len)
@@ -780,7 +793,8 @@ part_named(const char *name, size_t len)
 	case 3:		return IS("seq") ? PART_SEQ : PART_OTHER;
 	case 4:		return IS("seen") ? PART_SEEN : PART_OTHER;
 	case 5:		return IS("event") ? PART_EVENT : IS("index") ?
-			    PART_INDEX : IS("since") ? PART_SINCE : PART_OTHER;
+			    PART_INDEX : IS("since") ? PART_SINCE :
+			    IS("route") ? PART_ROUTE : PART_OTHER;
 	case 9:		return IS("dismissed") ? PART_DISMISSED : PART_OTHER;
 	case 11:	return IS("interaction") ? PART_INTERACTION :
 			    IS("arc_journal") ? PART_HEADER : PART_OTHER;
@@ -900,6 +914,10 @@ record_read(struct state *st, struct arena *a, const char *line, size_t len,
 			ok = json_cursor_string(&cur, &p->dismissed.p,
 			    &p->dismissed.n);
 			break;
+		case PART_ROUTE:
+			ok = json_cursor_string(&cur, &p->route.p,
+			    &p->route.n);
+			break;
 		case PART_HEADER:
 			p->header = true;
 			/* FALLTHROUGH */
@@ -983,6 +1001,7 @@ state_load_record(struct state *st, struct arena *a, const char *line,
 		    p.ntext, ix.nlen));
 		c->changed = changed;
 		set_dismissed(c, p.dismissed);
+		set_route(c, p.route);
 	}
 	if (ix.qlen > 0) {
 		if ((c = lookup_sv(st, ix.key)) == NULL)
@@ -1013,7 +1032,12 @@ state_record(struct state *st, const char *now, const struct change *ch,
 	struct record_index	 ix;
 	struct arc_instant	 at;
 	size_t			 nlen, record = out->len;
+	const char		*route = ch->route;
 
+	/* A change the consumer makes to a mirrored condition keeps its route. */
+	if (route == NULL && ch->has_n && (c = lookup_sv(st, ch->n.f[N_KEY])) !=
+	    NULL)
+		route = c->route;
 	st->batch = out;
 	memset(&ix, 0, sizeof(ix));
 	buf_printf(out, "{\"seq\":%llu,\"durable\":%llu,\"at\":",
@@ -1071,6 +1095,10 @@ state_record(struct state *st, const char *now, const struct change *ch,
 		buf_puts(out, ",\"dismissed\":");
 		buf_json_cstr(out, ch->dismissed);
 	}
+	if (ch->has_n && route != NULL) {
+		buf_puts(out, ",\"route\":");
+		buf_json_cstr(out, route);
+	}
 	record_seal(out, record);
 	ns.line = qs.line = IN_BATCH | record;
 	ns.line_len = qs.line_len = (uint32_t)(out->len - record - 1);
@@ -1082,6 +1110,7 @@ state_record(struct state *st, const char *now, const struct change *ch,
 		store_notification(st, c, &ix, ns);
 		c->changed = at.seconds;
 		set_dismissed(c, sv_str(ch->dismissed));
+		set_route(c, sv_str(route));
 		touch(st, c);
 	}
 	if (ch->has_q) {
@@ -1138,12 +1167,14 @@ same_text(struct state *st, struct arena *a, const struct condition *c,
  * A mirror of another host's conditions (arc-apply --mirror): a condition
  * as that host published it replaces ours under its key, its nonce and
  * digest kept, so that arc-status shows it and arc-answer can answer it
- * through the host.  Removal resolves it.  false, with *why, for a line
- * that is not a condition.
+ * through the host, by route.  Removal resolves it.  Not ARC_OK, with
+ * *why, for a line that is not a condition, and for a question whose
+ * digest is not that of its text (ARC_DIGEST_MISMATCH): it is not shown.
  */
-bool
+enum arc_code
 state_mirror(struct state *st, struct arena *a, const struct jval *v,
-    const char *now, struct buf *records, const char **why)
+    const char *now, const char *route, struct buf *records,
+    const char **why)
 {
 	const struct jval	*nv = json_get(v, "notification");
 	const struct jval	*qv = json_get(v, "interaction");
@@ -1153,28 +1184,29 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 	struct rec		 n;
 
 	memset(&ch, 0, sizeof(ch));
+	ch.route = route;
 	now = state_clock(st, now);
 	if (removed != NULL && removed->type == J_TRUE) {
 		const struct jval *key = json_get(v, "key");
 		if (key == NULL || key->type != J_STRING) {
 			*why = "/key: a removal names its key";
-			return false;
+			return ARC_INVALID;
 		}
 		c = lookup_sv(st, sv_json(key));
 		if (c == NULL || c->notification.len == 0 || !c->active)
-			return true;	/* nothing to remove */
+			return ARC_OK;	/* nothing to remove */
 		(void)condition_rec(st, a, c, false, &n);
 		n.f[N_STATUS] = sv_str("resolved");
 		n.f[N_RESOLVED_AT] = sv_str(now);
 		ch.n = n;
 		ch.has_n = true;
 		state_record(st, now, &ch, records);
-		return true;
+		return ARC_OK;
 	}
 	if (!rec_from_jval(nv, false, &ch.n) || !rec_sane(&ch.n, false) ||
 	    ch.n.f[N_KEY].p == NULL || ch.n.f[N_ID].p == NULL) {
 		*why = "/notification: not a notification record";
-		return false;
+		return ARC_INVALID;
 	}
 	ch.has_n = true;
 	if (qv != NULL && qv->type != J_NULL) {
@@ -1183,7 +1215,12 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 		    !sv_same(ch.q.f[I_KEY], ch.n.f[N_KEY])) {
 			*why = "/interaction: not an interaction record of "
 			    "this key";
-			return false;
+			return ARC_INVALID;
+		}
+		if (!mirror_question_holds(a, &ch.n, &ch.q)) {
+			*why = "/interaction/digest: not the digest of the "
+			    "question shown; not mirrored";
+			return ARC_DIGEST_MISMATCH;
 		}
 		ch.has_q = true;
 	}
@@ -1191,10 +1228,11 @@ state_mirror(struct state *st, struct arena *a, const struct jval *v,
 	c = lookup_sv(st, ch.n.f[N_KEY]);
 	if (c != NULL && same_text(st, a, c, &ch.n, false) &&
 	    (ch.has_q ? same_text(st, a, c, &ch.q, true) :
-	    c->interaction.len == 0))
-		return true;
+	    c->interaction.len == 0) && c->route != NULL &&
+	    strcmp(c->route, route) == 0)
+		return ARC_OK;
 	state_record(st, now, &ch, records);
-	return true;
+	return ARC_OK;
 }
 
 /* ---- compaction and retention ---- */
@@ -1343,6 +1381,10 @@ compact_conditions(struct state *st, struct arena *a,
 		if (c->dismissed != NULL) {
 			buf_puts(out, ",\"dismissed\":");
 			buf_json_cstr(out, c->dismissed);
+		}
+		if (c->route != NULL) {
+			buf_puts(out, ",\"route\":");
+			buf_json_cstr(out, c->route);
 		}
 		record_seal(out, start);
 		if (!compact_flush(cp, out, false))

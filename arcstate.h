@@ -66,6 +66,11 @@ struct condition {
 	int64_t		 due;		/* the same in seconds */
 	int64_t		 changed;	/* its latest updated_at, in seconds */
 	char		*dismissed;	/* by whom, when a person dismissed it */
+	/*
+	 * A mirror's (arc-apply --mirror): the command that takes an answer
+	 * to its host ("" none recorded); NULL for a condition of this host.
+	 */
+	char		*route;
 };
 
 struct state;
@@ -126,8 +131,9 @@ enum dismissal	 state_dismiss(struct state *, struct arena *, const char *key,
 		    const char *now, const char *source, struct buf *records);
 
 /* A condition as another host published it, in a mirror (arcmirror.c). */
-bool		 state_mirror(struct state *, struct arena *, const struct jval *,
-		    const char *now, struct buf *records, const char **why);
+enum arc_code	 state_mirror(struct state *, struct arena *, const struct jval *,
+		    const char *now, const char *route, struct buf *records,
+		    const char **why);
 
 /*
  * What a compaction keeps: every condition but those retired (settled,

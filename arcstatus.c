@@ -21,6 +21,7 @@
 
 #include "arc.h"
 #include "arccmd.h"
+#include "arcbind.h"
 #include "arcshell.h"
 
 #define UNREADABLE_MARK	"arc: journal unreadable\n"
@@ -335,20 +336,31 @@ print_json(struct buf *b, struct survey *s)
 	buf_puts(b, "}\n");
 }
 
-/* One tab-separated line per active condition, most urgent first. */
+/*
+ * One tab-separated line per active condition, most urgent first: key,
+ * priority, state, deadline and tag of a question waiting now ("-" for
+ * anything else, however its expiry was recorded), title.
+ */
 static void
 print_list(struct buf *b, struct survey *s)
 {
-	size_t i;
+	struct rec	 q;
+	char		 tag[TAG_SHOWN + 1];
+	size_t		 i;
+	bool		 waiting;
 
 	for (i = 0; i < s->n; i++) {
 		struct item *it = &s->items[i];
+		waiting = it->qs == Q_PENDING;
 		show_sv(b, sv_str(it->c->key));
 		buf_printf(b, "\t%s\t%s\t%s\t", priority_name(it->c->priority),
-		    qstatus_name(it->qs), it->c->expires_at != NULL ?
-		    it->c->expires_at : "-");
+		    qstatus_name(it->qs), waiting ? it->c->expires_at : "-");
 		show_sv(b, notification_of(s, it)->f[N_TITLE]);
-		buf_putc(b, '\n');
+		strlcpy(tag, "-", sizeof(tag));
+		if (waiting && condition_rec(s->st, &s->arena, it->c, true,
+		    &q) != NULL)
+			question_tag(tag, &q);
+		buf_printf(b, "\t%s\n", tag);
 	}
 }
 

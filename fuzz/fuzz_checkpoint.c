@@ -14,7 +14,7 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-#define MAGIC_LEN	17	/* "arc checkpoint 1\n" */
+#define MAGIC_LEN	17	/* "arc checkpoint 2\n" */
 
 static void
 visit(const struct condition *c, void *arg)

@@ -109,14 +109,21 @@ on_tty() {
 	[ "$(field '[.status, .replayed // false, .error.code] | join("|")')" = "409|false|conflict" ]
 }
 
-@test "a choice by its number; a choice id that is itself a number wins over the index" {
+@test "a choice by its number; a number that is one choice's position and another's id is refused as ambiguous, naming both" {
 	setup_question
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer deploy 2
 	[ "$status" -eq 0 ]
 	[ "$(field .interaction.response.choice_id)" = deny ]
-	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created swap '.request.response.choices = [{id:"2", label:"Two"}, {id:"1", label:"One"}]')" >/dev/null
+	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created swap '.request.response.choices = [{id:"2", label:"Two"}, {id:"1", label:"One"}, {id:"3", label:"Three"}]')" >/dev/null
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 1
-	[ "$(field .interaction.response.choice_id)" = 1 ]
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "arc-answer: swap: ambiguous: the number of choice 1 and the id of choice 2; give the id of the one meant" ]
+	[ "$(arc-status --show swap --json | jq -r .interaction.status)" = pending ]
+	# the third is both "3" by number and by id: one choice, no doubt
+	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 3
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.response.choice_id)" = 3 ]
 }
 
 @test "a number past the choices is not one of them: invalid_answer, and stderr names no choice" {

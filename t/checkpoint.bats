@@ -174,9 +174,9 @@ offset_of() {
 
 @test "a stale temporary checkpoint of a killed writer is removed by the next writer; a live one's is left" {
 	apply <<<"$(information a)" >/dev/null
-	printf 'arc checkpoint 1\n' >"$ARC_JOURNAL.checkpoint.999999"
+	printf 'arc checkpoint 2\n' >"$ARC_JOURNAL.checkpoint.999999"
 	sleep 60 & local live=$!
-	printf 'arc checkpoint 1\n' >"$ARC_JOURNAL.checkpoint.$live"
+	printf 'arc checkpoint 2\n' >"$ARC_JOURNAL.checkpoint.$live"
 	run --separate-stderr apply <<<"$(information b)"
 	[ "$status" -eq 0 ]
 	[ ! -e "$ARC_JOURNAL.checkpoint.999999" ]

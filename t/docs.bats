@@ -128,3 +128,14 @@ words() {
 	MANPATH="$BATS_TEST_TMPDIR/usr/share/man" run man -w arc-status
 	[ "$output" = "$BATS_TEST_TMPDIR/usr/share/man/man1/arc-status.1" ]
 }
+
+@test "make demo installs only what the demo runs: no compiler, valgrind or broker; make check what the tests need" {
+	run make -s -n -C "$TOP" deps-demo
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"libbsd-dev libmd-dev jq;"* ]]
+	! grep -qE 'clang|valgrind|mosquitto|cjson' <<<"$output"
+	run make -s -n -C "$TOP" deps-check
+	[[ "$output" == *" mosquitto "* && "$output" == *" tmux "* && "$output" == *" bats "* ]]
+	run make -s -n -C "$TOP" demo
+	[[ "$output" != *"deps-check"* ]]
+}

@@ -223,7 +223,7 @@ opened three" ]
 	[ -z "$output" ]
 }
 
-@test "the README's notify-send recipe, with notify-send stubbed on PATH" {
+@test "the README's notify-send recipe, with notify-send stubbed on PATH: backslashes kept, markup escaped, no controls" {
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	cat >"$BATS_TEST_TMPDIR/bin/notify-send" <<EOF
 #!/bin/sh
@@ -253,6 +253,13 @@ EOF
 	line=$(grep 'Deploy?' "$BATS_TEST_TMPDIR/notified")
 	echo "$line"
 	[[ $line == *"|Deploy?|May I deploy"*" to production?|" ]]
+	# the body is markup: a producer's tags are text; backslashes stay one
+	arc-emit --key win --kind permission --title 'Edit C:\tmp & <b>' \
+	    --message 'Copy C:\dir\new <b>bold</b> & <a href="x">link</a>?' \
+	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply >/dev/null
+	eventually grep -q 'Edit C:' "$BATS_TEST_TMPDIR/notified"
+	[ "$(grep 'Edit C:' "$BATS_TEST_TMPDIR/notified")" = \
+	    '-a|arc|--|Edit C:\tmp & <b>|Copy C:\dir\new &lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href="x"&gt;link&lt;/a&gt;?|' ]
 	# producer text reaches the desktop without its escape sequence
 	! grep -q $'\e' <<<"$line"
 	# nonce and digest stay out of the notification

@@ -206,7 +206,7 @@ history() {
 	# what is not a condition is refused, naming the line
 	run --separate-stderr apply --mirror <<<'{"notification":{"key":"x"}}'
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"-:1: /notification"* ]]
+	[[ "$stderr" == *"-:1: x: /notification"* ]]
 }
 
 @test "a dismissal says who dismissed, in --show and --history, across a compaction" {

@@ -77,7 +77,7 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	ARC_NOW=2026-08-27T01:16:00Z run --separate-stderr arc-status
 	[ -z "$output" ]
 	ARC_NOW=2026-08-27T01:16:00Z run --separate-stderr arc-status --list
-	[[ "$output" == $'c\tnormal\tnone\t-\tUpdate from Codex' ]]
+	[[ "$output" == $'c\tnormal\tnone\t-\tUpdate from Codex\t-' ]]
 	# an update starts the 24 hours again
 	ARC_NOW=2026-08-27T01:00:00Z apply <<<"$(information c)" >/dev/null
 	ARC_NOW=2026-08-28T00:59:00Z run --separate-stderr arc-status --format '%n'
@@ -136,10 +136,27 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	  created crit '.request.priority = "critical"'; } | apply >/dev/null
 	ARC_NOW=2026-08-26T01:20:00Z run --separate-stderr arc-status --list
 	[ "${#lines[@]}" -eq 4 ]
-	[ "${lines[0]}" = $'crit\tcritical\tpending\t2026-08-26T02:00:00Z\tCodex needs permission' ]
-	[ "${lines[1]}" = $'soon\thigh\tpending\t2026-08-26T01:30:00Z\tCodex needs permission' ]
-	[ "${lines[2]}" = $'late\thigh\tpending\t2026-08-26T02:00:00Z\tCodex needs permission' ]
-	[ "${lines[3]}" = $'n\tnormal\tnone\t-\tUpdate from Codex' ]
+	local tag k
+	for k in crit soon late; do
+		tag[${#tag[@]}]=$(arc-status --show "$k" --json | jq -r '.interaction.digest[0:8]')
+	done
+	[ "${lines[0]}" = $'crit\tcritical\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[0]}" ]
+	[ "${lines[1]}" = $'soon\thigh\tpending\t2026-08-26T01:30:00Z\tCodex needs permission\t'"${tag[1]}" ]
+	[ "${lines[2]}" = $'late\thigh\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[2]}" ]
+	[ "${lines[3]}" = $'n\tnormal\tnone\t-\tUpdate from Codex\t-' ]
+}
+
+@test "--list: one deadline rule: a question's deadline and tag while it waits, '-' once expired, recorded or not" {
+	{ created told '.request.response.expires_at = "2026-08-26T01:30:00Z"';
+	  created untold '.request.response.expires_at = "2026-08-26T01:30:00Z"'; } | apply >/dev/null
+	ARC_NOW=2026-08-26T01:20:00Z run --separate-stderr arc-status --list
+	[[ "${lines[0]}" == $'told\thigh\tpending\t2026-08-26T01:30:00Z\t'* ]]
+	# one expiry is recorded (arc-wait marks it), the other only due
+	ARC_NOW=2026-08-26T01:31:00Z run arc-wait -t 1 told
+	[ "$status" -eq 1 ]
+	ARC_NOW=2026-08-26T01:31:00Z run --separate-stderr arc-status --list
+	[ "${lines[0]}" = $'told\thigh\texpired\t-\tCodex needs permission\t-' ]
+	[ "${lines[1]}" = $'untold\thigh\texpired\t-\tCodex needs permission\t-' ]
 }
 
 @test "--list and --format show hostile titles and keys escaped: no ESC, C1 or bidi control" {
@@ -230,8 +247,9 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	[ "$output" = "arc: journal unreadable" ]
 }
 
-@test "--show: one condition in full, in words, without answering it; no digest or nonce" {
+@test "--show: one condition in full, in words, without answering it; its tag, no digest or nonce" {
 	apply <<<"$(created deploy '.context.project = "site" | .request.message = "Deploy to production?\nIt takes 2 minutes."')" >/dev/null
+	local tag; tag=$(arc-status --show deploy --json | jq -r '.interaction.digest[0:8]')
 	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-status --show deploy
 	[ "$status" -eq 0 ]
 	[ "$output" = "key:      deploy
@@ -244,6 +262,7 @@ kind:     permission
 priority: high
 state:    waiting for an answer, 44 minutes left
 deadline: 2026-08-26T02:00:00Z
+tag:      $tag
 choices:  1) Allow (allow)
           2) Deny (deny): Stops here
 response: none" ]

@@ -370,3 +370,111 @@ snippet() {
 	for i in $(seq 150); do [[ "$(outer)" != *"Answer 1-2"* ]] && break; sleep 0.1; done
 	[[ "$(outer)" != *"Answer 1-2"* ]]
 }
+
+# The issue's first case: choices 2:Two 1:One 3:Three.  The prompt showed
+# "1) Two", and typing 1 recorded One, since a numeric id won over the
+# position.  A number at the prompt is the position shown; the ids, numbers
+# themselves, are shown beside the labels.
+numbered() {
+	arc-emit --key "$1" --kind question --title "Which one?" --message "Pick a number" \
+	    --choice 2:Two --choice 1:One --choice 3:Three --expires-in 30m \
+	    --sender-name Codex | arc-apply >/dev/null
+}
+
+@test "numbers mean the screen: at the prompt, 1 is the first choice shown, whatever the ids; ids that are numbers are shown beside the labels" {
+	numbered swap
+	send_line 'arc-answer swap'
+	waits_for 'Answer 1-3'
+	local s; s=$(screen)
+	[[ "$s" == *"  1) Two (2)"* ]]
+	[[ "$s" == *"  2) One (1)"* ]]
+	[[ "$s" == *"  3) Three (3)"* ]]
+	keys 1 Enter
+	waits_for 'swap: Two (accepted)'
+	done_with
+	[ "$rc" -eq 0 ]
+	[ "$(interaction swap | jq -r .response.choice_id)" = 2 ]
+}
+
+@test "numbers mean the screen: the picker's numbers pick questions, the prompt's pick choices as shown; the tag is shown" {
+	numbered swap
+	local tag; tag=$(arc-status --show swap --json | jq -r '.interaction.digest[0:8]')
+	send_line 'arc-answer'
+	waits_for 'Pick 1-1'
+	[[ "$(screen)" == *"key swap - tag $tag"* ]]
+	keys 1 Enter
+	waits_for 'Answer 1-3'
+	[[ "$(screen)" == *"key swap - tag $tag"* ]]
+	keys 2 Enter
+	waits_for 'swap: One (accepted)'
+	done_with
+	[ "$(interaction swap | jq -r .response.choice_id)" = 1 ]
+}
+
+@test "an id that is not a number can be typed at the prompt; ids that are their labels are not repeated" {
+	question deploy
+	numbered swap
+	send_line 'arc-answer deploy'
+	waits_for 'Answer 1-2'
+	[[ "$(screen)" == *"  1) Allow"$'\n'* ]]
+	keys deny Enter
+	waits_for 'deploy: Deny (accepted)'
+	done_with
+	[ "$(interaction deploy | jq -r .response.choice_id)" = deny ]
+}
+
+# readme_snippet NAME: the README's snippet whose first line is "# arc: NAME".
+readme_snippet() {
+	snippet "$1" <"$TOP/README"
+}
+
+@test "the README's loop, pasted into a pane: the answer and the words show, never a nonce or a digest" {
+	readme_snippet 'the loop' >"$BATS_TEST_TMPDIR/loop"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/loop")" -ge 6 ]
+	tmux -L "$SOCK" load-buffer "$BATS_TEST_TMPDIR/loop"
+	tmux -L "$SOCK" paste-buffer
+	waits_for 'deploy: Allow (accepted)'
+	waits_for $'\nallow'
+	local shown; shown=$(history)
+	[[ "$shown" == *'{"status":201,"key":"deploy"}'* ]]
+	[[ "$shown" == *"message:  May I deploy?"* ]]
+	local q; q=$(interaction deploy)
+	[ "$(jq -r .response.choice_id <<<"$q")" = allow ]
+	[[ "$shown" != *"$(jq -r .nonce <<<"$q")"* ]]
+	[[ "$shown" != *"$(jq -r .digest <<<"$q")"* ]]
+	! grep -qE '[0-9a-f]{64}' <<<"$shown"
+}
+
+@test "the picker on a mirror: the answer goes by the route the mirror recorded, or is refused; the mirror is never answered in place" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	arc-emit --key deploy --kind permission --title "Codex needs permission" --message "May I deploy?" \
+	    --choice allow:Allow --choice deny:Deny --expires-in 30m | arc-apply -j "$host" |
+	    jq -c '{notification: (.notification | .key = "devbox/" + .key), interaction: (.interaction | .key = "devbox/" + .key)}' \
+	    >"$BATS_TEST_TMPDIR/m"
+	arc-apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
+	send_line 'arc-answer'
+	waits_for 'Pick 1-1'
+	keys Enter
+	waits_for 'Answer 1-2'
+	keys 1 Enter
+	waits_for "mirrored here: answer it with --via and its host's bridge"
+	done_with
+	[ "$rc" -eq 1 ]
+	[ "$(arc-wait -j "$host" -t 0 deploy; echo $?)" = 124 ]
+	# with a route, the same keys answer on the host
+	arc-apply --mirror --route "sed 's|\"key\":\"devbox/|\"key\":\"|' | arc-apply -j $host >/dev/null" \
+	    <"$BATS_TEST_TMPDIR/m" >/dev/null
+	send_line 'clear'
+	tmux -L "$SOCK" clear-history
+	[[ "$(history)" != *"Pick 1-1"* ]]
+	send_line 'arc-answer'
+	waits_for 'Pick 1-1'
+	keys Enter
+	waits_for 'Answer 1-2'
+	keys 1 Enter
+	waits_for 'devbox/deploy: Allow (sent)'
+	done_with
+	[ "$rc" -eq 0 ]
+	[ "$(arc-wait -j "$host" -t 0 deploy | jq -r .response.choice_id)" = allow ]
+	[ "$(state_of devbox/deploy)" = pending ]
+}

@@ -116,7 +116,7 @@ question_for() {
 	for t in soon -5 10x 1h30 "" 1e3 "5 m" 30m1h 1..5 .; do
 		run --separate-stderr arc-wait -t "$t" deploy
 		[ "$status" -eq 2 ] || { echo "-t '$t' accepted"; false; }
-		[ "${stderr_lines[0]}" = "arc-wait: -t $t: not a duration such as 30, 2.5, 90s, 10m or 1h30m" ]
+		[ "${stderr_lines[0]}" = "arc-wait: -t ${t:-\"\"}: not a duration such as 30, 2.5, 90s, 10m or 1h30m" ]
 	done
 }
 

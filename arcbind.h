@@ -1,0 +1,50 @@
+/*
+ * Binding what a person types to what they saw (arcbind.c).
+ *
+ * A person reads a question on one screen and answers on another, or
+ * later: the key they paste, the number they type and the question they
+ * read must all be the ones meant.  So a key may be given by an
+ * unambiguous part of it (hook keys are long), a choice by the number it
+ * was shown with, and an answer bound to the question read by its tag: the
+ * first hex digits of its digest, as git prints short hashes.
+ */
+#ifndef ARCBIND_H
+#define ARCBIND_H
+
+#include "arc.h"
+#include "arcstate.h"
+
+#define TAG_SHOWN	8	/* hex digits of a tag as printed */
+#define TAG_MIN		8	/* as typed, at the least */
+#define KEY_PART_MIN	4	/* characters of a key given by a part */
+
+/* The tag of a question, as --show, --list and the picker print it. */
+void	 question_tag(char out[TAG_SHOWN + 1], const struct rec *q);
+/* A tag as typed: TAG_MIN to 64 hex digits, either case. */
+bool	 tag_valid(const char *);
+/* Whether the tag names this question (a prefix of its digest). */
+bool	 tag_names(const char *tag, const struct rec *q);
+
+enum key_found { KEY_EXACT, KEY_PART, KEY_NONE, KEY_AMBIGUOUS };
+/*
+ * The key a person typed: a key of the state as it is, else the one active
+ * key that it begins or ends (KEY_PART_MIN characters at least), else the
+ * one settled key it begins or ends.  *key is
+ * then that key (malloc'd); KEY_AMBIGUOUS lists the candidates on standard
+ * error, KEY_NONE leaves the key as typed.
+ */
+enum key_found key_typed(struct state *, const char *typed, char **key);
+
+/*
+ * A choice given on the command line: its id, or the number it is shown
+ * with (1 is the first).  A number that is one choice's position and
+ * another's id is ambiguous: NULL, *other the id's position (else 0).
+ */
+const struct jval *choice_given(const struct jval *choices, const char *,
+	    size_t *other);
+/* At the prompt a number is always the position shown; else an id. */
+const struct jval *choice_typed(const struct jval *choices, const char *);
+/* Whether a menu shows each id beside its label: a number, or unlike it. */
+bool	 choice_ids_shown(const struct jval *choices);
+
+#endif /* ARCBIND_H */

@@ -1,0 +1,261 @@
+#!/usr/bin/env bats
+# The person's decision reaches the question they saw: answers bound to
+# the question read (--seen and its tag), keys given by a part, a mirror
+# that cannot be lied to and is never answered in place, and options that
+# either take effect or are refused.  (The prompt and the picker in a real
+# pane: tmux-answer.bats.  The mirror through a real broker: mqtt.bats.)
+load helper
+
+T0=2026-08-26T01:16:00Z
+
+tag_of() {	# KEY: the tag --show prints
+	arc-status --show "$1" | sed -n 's/^tag: *//p'
+}
+
+# ---- --seen: the question read, or nothing ----
+
+@test "the issue's case: the person read 'make test' (1 Deny); the producer changed it to 'rm -rf ~' (1 Allow); --seen refuses, showing the new one" {
+	apply <<<"$(created deploy '.request.message = "make test" | .request.response.choices = [{id:"deny", label:"Deny"}, {id:"allow", label:"Allow"}]')" >/dev/null
+	local tag; tag=$(tag_of deploy)
+	[[ "$tag" =~ ^[0-9a-f]{8}$ ]]
+	ARC_NOW=$T0 apply <<<"$(updated deploy '.request.message = "rm -rf ~" | .request.response = {kind:"permission", choices:[{id:"allow", label:"Allow"}, {id:"deny", label:"Deny"}], expires_at:"2026-08-26T02:00:00Z"}')" >/dev/null
+	ARC_NOW=$T0 run --separate-stderr arc-answer --seen "$tag" deploy 1
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: deploy: the question changed since it was read (--seen); nothing was sent.  It is now:" ]
+	[[ "$output" == *"message:  rm -rf ~"* ]]
+	[[ "$output" == *"tag:      $(tag_of deploy)"* ]]
+	[[ "$output" != *"$tag"* ]]
+	[ "$(arc-status --show deploy --json | jq -r .interaction.status)" = pending ]
+	# without --seen the same line answers the current question, as documented
+	ARC_NOW=$T0 run --separate-stderr arc-answer deploy 1
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.response.choice_id)" = allow ]
+}
+
+@test "--seen with the tag of the question as it is answers it; any prefix of 8 or more hex digits, either case" {
+	apply <<<"$(created deploy)" >/dev/null
+	local digest; digest=$(arc-status --show deploy --json | jq -r .interaction.digest)
+	ARC_NOW=$T0 run --separate-stderr arc-answer --seen "$(tr a-f A-F <<<"${digest:0:12}")" deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.response.choice_id)" = allow ]
+}
+
+@test "--seen takes 8 to 64 hex digits, and only with an answer on the command line" {
+	apply <<<"$(created deploy)" >/dev/null
+	local t
+	for t in 1234567 xyz12345 "" "$(printf 'a%.0s' {1..65})"; do
+		run --separate-stderr arc-answer --seen "$t" deploy allow
+		[ "$status" -eq 2 ] || { echo "--seen '$t' taken"; false; }
+		[[ "${stderr_lines[0]}" == "arc-answer: --seen takes a question's tag"* ]]
+	done
+	run --separate-stderr arc-answer --seen 12345678 --dismiss deploy
+	[ "$status" -eq 2 ]
+	[ "$(arc-status --show deploy --json | jq -r .interaction.status)" = pending ]
+}
+
+# ---- keys by a part ----
+
+@test "a hook's long key by an unambiguous part of it: its beginning or its end" {
+	local k1=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:9f2c61aa04d3b7e2
+	local k2=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:47d1ce0b8a6f5e10
+	{ created "$k1"; created "$k2"; } | apply >/dev/null
+	ARC_NOW=$T0 run --separate-stderr arc-answer 9f2c61aa04d3b7e2 allow
+	[ "$status" -eq 0 ]
+	[ "$(field .key)" = "$k1" ]
+	ARC_NOW=$T0 run --separate-stderr arc-answer --seen "$(tag_of "$k2")" 8a6f5e10 deny
+	[ "$status" -eq 0 ]
+	[ "$(field '[.key, .interaction.response.choice_id] | join("|")')" = "$k2|deny" ]
+	run --separate-stderr arc-status --show claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:47d1
+	[ "$status" -eq 0 ]
+	[[ "$output" == "key:      $k2"* ]]
+}
+
+@test "an ambiguous part is refused, the candidates listed; a part under 4 characters, or of no key, is no key" {
+	{ created deploy-web; created deploy-db; created web; } | apply >/dev/null
+	ARC_NOW=$T0 run --separate-stderr arc-answer deplo allow
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "${stderr_lines[0]}" = "arc-answer: deplo: begins or ends 2 keys; give more of it:" ]
+	[ "${stderr_lines[1]}" = "  deploy-db" ]
+	[ "${stderr_lines[2]}" = "  deploy-web" ]
+	# an exact key wins over the keys it is a part of
+	ARC_NOW=$T0 run --separate-stderr arc-answer web allow
+	[ "$(field .key)" = web ]
+	ARC_NOW=$T0 run --separate-stderr arc-answer -- -db allow
+	[ "$(field '[.status, .key] | join("|")')" = "404|-db" ]
+	run --separate-stderr arc-answer --dismiss deplo
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"begins or ends 2 keys"* ]]
+}
+
+# ---- the mirror ----
+
+mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/KEY
+	jq -c 'select(.notification) | {notification: (.notification | .key = "devbox/" + .key),
+	    interaction: (.interaction | if . == null then null else .key = "devbox/" + .key end)}'
+}
+
+@test "the mirror's forgery: 'ls ~/projects' with the digest and nonce of 'rm -rf ~/projects' is refused, named, not shown" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	apply -j "$host" <<<"$(created rm '.request.message = "rm -rf ~/projects"')" | mirrored >"$BATS_TEST_TMPDIR/real"
+	jq -c '.notification.message = "ls ~/projects" | .interaction.prompt = "ls ~/projects"' "$BATS_TEST_TMPDIR/real" >"$BATS_TEST_TMPDIR/forged"
+	# the title alone, or the choices, are forged just as well
+	jq -c '.interaction.choices[0].label = "Deny"' "$BATS_TEST_TMPDIR/real" >>"$BATS_TEST_TMPDIR/forged"
+	jq -c '.notification.message = "ls ~/projects"' "$BATS_TEST_TMPDIR/real" >>"$BATS_TEST_TMPDIR/forged"
+	run --separate-stderr apply --mirror --route 'arc-mqtt send' "$BATS_TEST_TMPDIR/forged"
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '[.status, .error.code] | join("|")' <<<"$output" | sort -u)" = "400|digest_mismatch" ]
+	[ "${stderr_lines[0]}" = "arc-apply: $BATS_TEST_TMPDIR/forged:1: devbox/rm: /interaction/digest: not the digest of the question shown; not mirrored" ]
+	[ "${#stderr_lines[@]}" -eq 3 ]
+	ARC_NOW=$T0 run arc-status --json
+	[ "$(field .active)" -eq 0 ]
+	# the real one is mirrored, and an honest update of it too
+	run --separate-stderr apply --mirror --route 'arc-mqtt send' "$BATS_TEST_TMPDIR/real"
+	[ "$status" -eq 0 ]
+	ARC_NOW=$T0 run arc-status --show devbox/rm
+	[[ "$output" == *"message:  rm -rf ~/projects"* ]]
+}
+
+@test "a mirrored question is never answered in the mirror: by its route when it has one, else refused naming --via" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	apply -j "$host" <<<"$(created deploy)" | mirrored >"$BATS_TEST_TMPDIR/m"
+	# no route recorded: refused, nothing changes, nothing is created
+	apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
+	local before; before=$(cksum <"$ARC_JOURNAL")
+	ARC_NOW=$T0 run --separate-stderr arc-answer devbox/deploy allow
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: devbox/deploy: a question of another host, mirrored here: answer it with --via and its host's bridge (such as --via 'arc-mqtt send')" ]
+	[ "$(cksum <"$ARC_JOURNAL")" = "$before" ]
+	ARC_NOW=$T0 run arc-status --json
+	[ "$(field .pending)" -eq 1 ]
+	# a route: the answer goes there, to the host, which applies it
+	local route="sed 's|\"key\":\"devbox/|\"key\":\"|' | ARC_NOW=$T0 arc-apply -j $host"
+	apply --mirror --route "$route" <"$BATS_TEST_TMPDIR/m" >/dev/null
+	ARC_NOW=$T0 run --separate-stderr arc-answer devbox/deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(field '[.key, .interaction.response.choice_id] | join("|")')" = "deploy|allow" ]
+	[ "$(ARC_NOW=$T0 arc-status -j "$host" --show deploy --json | jq -r .interaction.status)" = answered ]
+	# the mirror itself holds no answer: only its host's word does
+	[ "$(ARC_NOW=$T0 arc-status --show devbox/deploy --json | jq -r .interaction.status)" = pending ]
+	# the route outlives a compaction and a checkpoint
+	ARC_NOW=$T0 ARC_CHECKPOINT_FLOOR=0 arc-apply --compact >/dev/null
+	ARC_NOW=$T0 ARC_CHECKPOINT_FLOOR=0 arc-apply </dev/null >/dev/null
+	[ -e "$ARC_JOURNAL.checkpoint" ]
+	ARC_NOW=$T0 ARC_CHECKPOINT_FLOOR=0 run --separate-stderr arc-answer devbox/deploy deny
+	[ "$(field '[.key, .error.code] | join("|")')" = "deploy|conflict" ]
+}
+
+@test "a mirror line carries any question the contract allows: a 50 KB message is mirrored whole" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	# 4,000 characters of message, 12 choices of 200 and 500: 4 bytes each
+	created big '("\ud83d\ude00" * 4000) as $m | .request.message = $m |
+	    .request.kind = "question" | .request.response = {kind:"single_choice",
+	    choices:[range(12) | {id:"c\(.)", label:("\ud83d\ude00" * 200), detail:("\ud83d\ude00" * 500)}],
+	    expires_at:"2026-08-26T02:00:00Z"}' >"$BATS_TEST_TMPDIR/event"
+	[ "$(wc -c <"$BATS_TEST_TMPDIR/event")" -gt 50000 ]
+	apply -j "$host" "$BATS_TEST_TMPDIR/event" | mirrored >"$BATS_TEST_TMPDIR/m"
+	[ "$(wc -c <"$BATS_TEST_TMPDIR/m")" -gt 65536 ]
+	run --separate-stderr apply --mirror --route true "$BATS_TEST_TMPDIR/m"
+	[ "$status" -eq 0 ]
+	[ "$(arc-status --show devbox/big --json | jq -r '.interaction.prompt | length')" -eq 4000 ]
+	ARC_NOW=$T0 run arc-status --json
+	[ "$(field .pending)" -eq 1 ]
+}
+
+# ---- options that take effect or are refused ----
+
+@test "arc-apply --answers takes response.submitted only: anything else gets a clear result and changes nothing" {
+	apply <<<"$(created deploy)" >/dev/null
+	local before; before=$(cksum <"$ARC_JOURNAL")
+	run --separate-stderr apply --answers <<<"$(created other)"
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .error.code, .error.path, .key] | join("|")')" = "400|invalid|/event_type|other" ]
+	[ "$(cksum <"$ARC_JOURNAL")" = "$before" ]
+	ARC_NOW=$T0 arc-answer --emit deploy allow >"$BATS_TEST_TMPDIR/a"
+	run --separate-stderr apply --answers "$BATS_TEST_TMPDIR/a"
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.status)" = answered ]
+}
+
+@test "arc-apply -0: NUL ends an event, so one printed over several lines is one event; the limit holds" {
+	apply <<<"$(created deploy)" >/dev/null
+	{ ARC_NOW=$T0 arc-answer --emit deploy allow | jq .; printf '\0'
+	  printf '%*s' 70000 '' | tr ' ' x; printf '\0'
+	  created later | jq .; printf '\0'; } >"$BATS_TEST_TMPDIR/in"
+	run --separate-stderr apply -0 "$BATS_TEST_TMPDIR/in"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "$(field .interaction.status "${lines[0]}")" = answered ]
+	[ "$(field .status "${lines[1]}")" = 413 ]
+	[ "$(field .status "${lines[2]}")" = 201 ]
+}
+
+@test "modes are one at a time: --compact, --salvage and --mirror refuse each other; --answers, -0 and --route their misuse" {
+	apply <<<"$(created deploy)" >/dev/null
+	local before args; before=$(cksum <"$ARC_JOURNAL")
+	for args in "--compact --mirror" "--mirror --salvage $BATS_TEST_TMPDIR/x" "--compact --salvage $BATS_TEST_TMPDIR/x" \
+	    "--answers --mirror" "-0 --compact" "--route true"; do
+		run --separate-stderr apply $args </dev/null
+		[ "$status" -eq 2 ] || { echo "$args: $status"; false; }
+	done
+	[ "$(cksum <"$ARC_JOURNAL")" = "$before" ]
+	[ ! -e "$BATS_TEST_TMPDIR/x" ]
+}
+
+@test "readers and rejected answers create no journal and no folder" {
+	local j="$BATS_TEST_TMPDIR/typo/state/journal"
+	run --separate-stderr arc-answer -j "$j" deploy allow
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .error.code] | join("|")')" = "404|not_found" ]
+	run --separate-stderr arc-answer -j "$j" --dismiss deploy
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: deploy: nothing under this key to dismiss" ]
+	run --separate-stderr arc-answer -j "$j" --dismiss-notices
+	run --separate-stderr arc-wait -j "$j" -t 1 deploy
+	[ "$status" -eq 1 ]
+	run arc-status -j "$j" --list
+	[ ! -e "$BATS_TEST_TMPDIR/typo" ]
+}
+
+@test "an empty --text is refused as the prompt refuses it; nothing is answered" {
+	apply <<<"$(text_question note)" >/dev/null
+	local t
+	for t in "" " " $'\t'; do
+		ARC_NOW=$T0 run --separate-stderr arc-answer note --text "$t"
+		[ "$status" -eq 2 ]
+		[ "${stderr_lines[0]}" = "arc-answer: --text: an empty answer is not sent" ]
+	done
+	[ "$(arc-status --show note --json | jq -r .interaction.status)" = pending ]
+}
+
+@test "every message names the key: an empty one is \"\", never (null) or ': :'" {
+	run --separate-stderr arc-status --show ''
+	[ "$status" -eq 1 ]
+	[ "$stderr" = 'arc-status: "": no condition under this key' ]
+	apply <<<"$(created deploy)" >/dev/null
+	run --separate-stderr arc-status --show ''
+	[ "$stderr" = 'arc-status: "": no condition under this key' ]
+	ARC_NOW=$T0 run --separate-stderr arc-answer --dismiss ''
+	[ "$stderr" = 'arc-answer: "": nothing under this key to dismiss' ]
+}
+
+@test "arc-emit: a label may hold a colon (\\:); the detail takes the rest, colons and all" {
+	run --separate-stderr arc-emit --key k --kind question --title t --message m \
+	    --choice 'a:Deploy at 10\:30' --choice 'b:Later:at 11:45, or 12:00' --choice 'c:back\\\:slash'
+	[ "$status" -eq 0 ]
+	[ "$(jq -c .request.response.choices <<<"$output")" = '[{"id":"a","label":"Deploy at 10:30"},{"id":"b","label":"Later","detail":"at 11:45, or 12:00"},{"id":"c","label":"back\\:slash"}]' ]
+}
+
+@test "arc-emit: a deadline without its question is refused, not dropped; with it, the update moves the deadline" {
+	apply <<<"$(created deploy)" >/dev/null
+	local opt
+	for opt in "--expires-in 1h" "--expires-at 2026-08-26T03:00:00Z"; do
+		run --separate-stderr arc-emit --type updated --key deploy --kind permission --message m $opt
+		[ "$status" -eq 2 ]
+		[[ "${stderr_lines[0]}" == "arc-emit: --expires-"*": a deadline belongs to a question: give its --choice, --text-max or --response-kind too"* ]]
+		[ -z "$output" ]
+	done
+	ARC_NOW=$T0 arc-emit --type updated --key deploy --kind permission --message "May I deploy?" \
+	    --choice allow:Allow --choice 'deny:Deny:Stops here' --expires-at 2026-08-26T03:00:00Z | apply >/dev/null
+	[ "$(arc-status --show deploy --json | jq -r .interaction.expires_at)" = 2026-08-26T03:00:00Z ]
+}

@@ -30,6 +30,7 @@ setup() {
 eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
 teardown() {
 	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
+	for p in ${hookpids:-}; do kill "$p" 2>/dev/null || :; done
 	helper_teardown
 }
 
@@ -54,6 +55,49 @@ start() {
 finish() {
 	status=0
 	wait "$hookpid" || status=$?
+}
+
+# begin NAME PAYLOAD [ADAPTER]: one of several adapters at once, as start
+# runs one, on the payload file PAYLOAD; its output in NAME.out and NAME.err.
+begin() {
+	setsid env --default-signal=INT,TERM,HUP "$HOOKS/${3:-claude-code-hook}" <"$2" \
+	    >"$BATS_TEST_TMPDIR/$1.out" 2>"$BATS_TEST_TMPDIR/$1.err" &
+	printf -v "pid_$1" %s "$!"
+	hookpids="${hookpids:-} $!"
+}
+
+# end NAME: waits (up to 10 s) for the adapter NAME to exit; its exit
+# status in $status.  One still waiting fails the test.
+end() {
+	local p="pid_$1" i
+	for i in $(seq 200); do
+		kill -0 "${!p}" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "${!p}" 2>/dev/null; then
+		echo "$1 still waits"
+		return 1
+	fi
+	status=0
+	wait "${!p}" || status=$?
+}
+
+# question JQ [N]: waits (up to 10 s) until arc-apply has opened N (default
+# 1) questions whose interaction record matches JQ, and prints the key of
+# the latest one.
+question() {
+	local i keys
+	for i in $(seq 200); do
+		keys=$(jq -r "select(.interaction.status == \"pending\"
+		    and .status < 300) | select(.interaction | $1) | .key" "$APPLIED")
+		if [ -n "$keys" ] && [ "$(wc -l <<<"$keys")" -ge "${2:-1}" ]; then
+			tail -1 <<<"$keys"
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "no question where $1" >&2
+	return 1
 }
 
 # asked PREFIX [N]: waits (up to 10 s) until N questions (default 1) are
@@ -82,10 +126,12 @@ record() {
 # active: the keys of the active conditions.
 active() { arc-status --list | cut -f1 | sort; }
 
-# same FILE: the adapter's output is the fixture FILE (as JSON).
+# same FILE [NAME]: the adapter's output (NAME's, with begin) is the
+# fixture FILE (as JSON).
 same() {
-	[ "$(jq -cS . "$BATS_TEST_TMPDIR/out")" = "$(jq -cS . "$P/$1")" ] ||
-	    { echo "got $(cat "$BATS_TEST_TMPDIR/out"), want $(cat "$P/$1")"; return 1; }
+	local out=$BATS_TEST_TMPDIR/${2:+$2.}out
+	[ "$(jq -cS . "$out")" = "$(jq -cS . "$P/$1")" ] ||
+	    { echo "got $(cat "$out"), want $(cat "$P/$1")"; return 1; }
 }
 
 # alive SID: the processes of session SID that have not exited.
@@ -274,7 +320,7 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 @test "Elicitation with no fields: accept, decline or cancel, returned as the action" {
 	for a in accept decline cancel; do
 		start claude/elicitation-confirm
-		run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:el-7")" "$a"
+		run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:deploy:el-7")" "$a"
 		[ "$(field '.interaction | [.kind, .title, .prompt] | join("|")')" = "single_choice|MCP server deploy asks|Deploy build 812 to production?" ]
 		finish
 		[ "$status" -eq 0 ]
@@ -284,7 +330,7 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "Elicitation with one text field: a text question, its bound from the schema; the text returns as content" {
 	start claude/elicitation-text
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:el-8")" --text 493027
+	run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:bank:el-8")" --text 493027
 	[ "$(field '.interaction | [.kind, .text_max_length, .prompt] | map(tostring) | join("|")')" = "text|8|Enter the code sent to your phone
 
 One-time code" ]
@@ -328,7 +374,7 @@ One-time code" ]
 
 @test "ElicitationResult withdraws the elicitation's question" {
 	start claude/elicitation-confirm
-	asked "claude-code:$SID:elicit:el-7"
+	asked "claude-code:$SID:elicit:deploy:el-7"
 	hook claude/elicitation-result
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	finish
@@ -340,6 +386,186 @@ One-time code" ]
 	hook claude/post-tool-use
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[ ! -s "$APPLIED" ]
+}
+
+# ---- two hooks at once: each acts on its own question only ----
+# Two invocations run concurrently on real payloads; where a variant is
+# needed (other rules offered, another MCP server), it is the fixture with
+# that one member changed by jq, as each test says.  Two requests with one
+# key ask two questions when what the person sees differs: here the
+# deadline (ARC_HOOK_TIMEOUT), as when the second comes a second later.
+# (The very same question asked twice is one question, and one answer.)
+
+@test "two PermissionRequests for one tool call offering other rules: two questions, each hook hands back its own answer only" {
+	# the older request: permission-bash.json with its rule widened to Bash(*)
+	jq -c '.permission_suggestions[0].rules[0].ruleContent = "*"' \
+	    "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/broad.json"
+	begin older "$BATS_TEST_TMPDIR/broad.json"
+	broad=$(question '.choices[1].detail == "Bash(*) in this project, for you"')
+	begin newer "$P/claude/permission-bash.json"
+	narrow=$(question '.choices[1].detail == "Bash(npm run deploy:*) in this project, for you"')
+	# the person chooses the narrow rule, on the newer question
+	arc-answer "$narrow" always >/dev/null
+	end newer
+	[ "$status" -eq 0 ]
+	same claude/out/permission-always.json newer
+	# the older one still waits for its own answer, and gets it
+	run --separate-stderr arc-answer --source phone "$broad" deny
+	end older
+	[ "$status" -eq 0 ]
+	same claude/out/permission-deny.json older
+	# two keys: the call, then the rules offered, within ARC's 100 characters
+	[ "$broad" != "$narrow" ]
+	[[ $broad =~ ^claude-code:$SID:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
+	[ "${broad%:*}" = "${narrow%:*}" ] && [ ${#broad} -le 100 ]
+}
+
+@test "two hooks asking under one key: the answer goes to the newer one; the older hands back nothing and writes nothing more" {
+	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/permission-bash.json"
+	key=$(asked "claude-code:$SID:perm:")
+	begin newer "$P/claude/permission-bash.json"
+	# the newer question replaces the older one under the same key
+	[ "$(question '.choices[1].id == "always"' 2)" = "$key" ]
+	[ "$(jq -s 'map(.interaction.id) | unique | length' "$APPLIED")" -eq 2 ]
+	arc-answer "$key" always >/dev/null
+	end newer
+	[ "$status" -eq 0 ]
+	same claude/out/permission-always.json newer
+	end older
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
+	grep -q "^claude-code-hook: the answer is to another hook's question" "$BATS_TEST_TMPDIR/older.err"
+	# the two questions, and nothing else: the older one resolved nothing
+	[ "$(jq -s 'map(.status) | join(",")' "$APPLIED")" = '"201,200"' ]
+	[ "$(arc-status --json --show "$key" | jq -r .notification.outcome)" = answered ]
+}
+
+@test "two hooks asking under one key: TERM to the older withdraws nothing of the newer's question" {
+	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/permission-bash.json"
+	key=$(asked "claude-code:$SID:perm:")
+	begin newer "$P/claude/permission-bash.json"
+	question '.choices[1].id == "always"' 2 >/dev/null
+	[ "$(jq -s 'map(.interaction.id) | unique | length' "$APPLIED")" -eq 2 ]
+	waiting "$pid_older"
+	kill -s TERM "$pid_older"
+	end older
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
+	grep -q 'stopped by a signal' "$BATS_TEST_TMPDIR/older.err"
+	# the newer question is still open, and its answer reaches the newer hook
+	[ "$(asked "$key")" = "$key" ]
+	arc-answer "$key" allow >/dev/null
+	end newer
+	[ "$status" -eq 0 ]
+	same claude/out/permission-allow.json newer
+}
+
+@test "two AskUserQuestion hooks under the same keys: the older gives up at the first answer, and leaves the newer's other question open" {
+	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/ask-user-question.json"
+	keys=$(asked "claude-code:$SID:ask:" 2)
+	begin newer "$P/claude/ask-user-question.json"
+	question '.kind == "single_choice"' 4 >/dev/null
+	arc-answer "$(head -1 <<<"$keys")" o2 >/dev/null
+	end older
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
+	grep -q "another hook's question" "$BATS_TEST_TMPDIR/older.err"
+	# giving up, the older one did not withdraw the newer's second question
+	[ "$(asked "$(tail -1 <<<"$keys")")" = "$(tail -1 <<<"$keys")" ]
+	arc-answer "$(tail -1 <<<"$keys")" o3 >/dev/null
+	end newer
+	[ "$status" -eq 0 ]
+	same claude/out/ask-user-question.json newer
+}
+
+@test "two MCP servers' elicitations with one id: the code typed for bank goes to bank only" {
+	# evil's: elicitation-text.json (bank's, id el-8) with mcp_server_name "evil"
+	jq -c '.mcp_server_name = "evil"' "$P/claude/elicitation-text.json" >"$BATS_TEST_TMPDIR/evil.json"
+	# and evil's ElicitationResult: elicitation-result.json for evil's el-8
+	jq -c '.mcp_server_name = "evil" | .elicitation_id = "el-8"' \
+	    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/evil-result.json"
+	begin evil "$BATS_TEST_TMPDIR/evil.json"
+	evil=$(question '.title == "MCP server evil asks"')
+	begin bank "$P/claude/elicitation-text.json"
+	bank=$(question '.title == "MCP server bank asks"')
+	arc-answer "$bank" --text 493027 >/dev/null
+	end bank
+	[ "$status" -eq 0 ]
+	same claude/out/elicitation-text.json bank
+	# evil is answered in Claude Code's dialog: its question is withdrawn
+	run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/evil-result.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	end evil
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/evil.out" ]
+	[ "$evil" = "claude-code:$SID:elicit:evil:el-8" ]
+	[ "$bank" = "claude-code:$SID:elicit:bank:el-8" ]
+}
+
+@test "two MCP servers' elicitations with one id: evil's ElicitationResult does not withdraw bank's question" {
+	jq -c '.mcp_server_name = "evil"' "$P/claude/elicitation-text.json" >"$BATS_TEST_TMPDIR/evil.json"
+	jq -c '.mcp_server_name = "evil" | .elicitation_id = "el-8"' \
+	    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/evil-result.json"
+	begin bank "$P/claude/elicitation-text.json"
+	bank=$(question '.title == "MCP server bank asks"')
+	begin evil "$BATS_TEST_TMPDIR/evil.json"
+	question '.title == "MCP server evil asks"' >/dev/null
+	run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/evil-result.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	end evil
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/evil.out" ]
+	# bank's question is still open, and its answer reaches bank's hook
+	[ "$(asked "$bank")" = "$bank" ]
+	arc-answer "$bank" --text 493027 >/dev/null
+	end bank
+	[ "$status" -eq 0 ]
+	same claude/out/elicitation-text.json bank
+}
+
+@test "PostToolUse withdraws every question of its tool call, whatever rules each offered" {
+	jq -c '.permission_suggestions[0].rules[0].ruleContent = "*"' \
+	    "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/broad.json"
+	begin older "$BATS_TEST_TMPDIR/broad.json"
+	asked "claude-code:$SID:perm:" >/dev/null
+	begin newer "$P/claude/permission-bash.json"
+	asked "claude-code:$SID:perm:" 2 >/dev/null
+	hook claude/post-tool-use
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	end older
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
+	end newer
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/newer.out" ]
+	[ -z "$(active)" ]
+}
+
+@test "keys stay within 100 characters of [A-Za-z0-9._:-]; a long server name or id is hashed, and ElicitationResult still finds it" {
+	long=$(printf 'a%.0s' $(seq 40))
+	# elicitation-confirm.json with the longest plain session, server and id
+	jq -c --arg s "$long" '.session_id = $s | .mcp_server_name = "deploy.prod_eu-west1"
+	    | .elicitation_id = "0123456789abcdeX"' "$P/claude/elicitation-confirm.json" >"$BATS_TEST_TMPDIR/plain.json"
+	# and with a server name and an id that are not plain
+	jq -c --arg s "$long" '.session_id = $s | .mcp_server_name = "plugin:deploy:prod servers"
+	    | .elicitation_id = "5b0e8c1e-2f4a-4d7b-9a63-1c2d3e4f5a6b"' "$P/claude/elicitation-confirm.json" >"$BATS_TEST_TMPDIR/hashed.json"
+	for f in plain hashed; do
+		begin "$f" "$BATS_TEST_TMPDIR/$f.json"
+		key=$(asked "claude-code:$long:elicit:")
+		[ ${#key} -le 100 ] && [[ $key =~ ^[A-Za-z0-9._:-]+$ ]]
+		case $f in
+		plain)	[ "$key" = "claude-code:$long:elicit:deploy.prod_eu-west1:0123456789abcdeX" ] ;;
+		hashed)	[[ $key =~ ^claude-code:$long:elicit:[0-9a-f]{16}:[0-9a-f]{16}$ ]] ;;
+		esac
+		# its ElicitationResult: elicitation-result.json for the same server and id
+		jq -c --slurpfile e "$BATS_TEST_TMPDIR/$f.json" '.session_id = $e[0].session_id
+		    | .mcp_server_name = $e[0].mcp_server_name | .elicitation_id = $e[0].elicitation_id' \
+		    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/$f-result.json"
+		run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/$f-result.json"
+		end "$f"
+		[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/$f.out" ]
+		[ -z "$(active)" ]
+	done
+	# a permission under the longest session
+	jq -c --arg s "$long" '.session_id = $s' "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/perm.json"
+	begin perm "$BATS_TEST_TMPDIR/perm.json"
+	key=$(asked "claude-code:$long:perm:")
+	[ ${#key} -le 100 ] && [[ $key =~ ^[A-Za-z0-9._:-]+$ ]]
+	arc-answer "$key" deny >/dev/null
+	end perm
 }
 
 # ---- Stop, UserPromptSubmit, SessionEnd ----
@@ -552,6 +778,21 @@ Publish the crate to crates.io|allow,deny" ]
 	done
 }
 
+@test "Codex: two hooks asking under one key: the answer goes to the newer one, the older hands back nothing" {
+	ARC_HOOK_TIMEOUT=299 begin older "$P/codex/permission-request.json" codex-hook
+	key=$(asked "codex:$CX:perm:")
+	begin newer "$P/codex/permission-request.json" codex-hook
+	[ "$(question '.choices | length == 2' 2)" = "$key" ]
+	arc-answer --source phone "$key" deny >/dev/null
+	end newer
+	[ "$status" -eq 0 ]
+	same codex/out/permission-deny.json newer
+	end older
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
+	grep -q "^codex-hook: the answer is to another hook's question under the same key; Codex asks" "$BATS_TEST_TMPDIR/older.err"
+	[[ $key =~ ^codex:$CX:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
+}
+
 @test "Codex: TERM withdraws the question and leaves no process" {
 	start codex-hook codex/permission-request
 	key=$(asked "codex:$CX:perm:")
@@ -601,6 +842,20 @@ Publish the crate to crates.io|allow,deny" ]
 	[ "$status" -eq 0 ] || { echo "$output $stderr"; false; }
 	[[ "$output" == *'"behavior":"allow"'* ]]
 	[[ "$output" == *'"answers":{'* ]]
+	# the commands it prints are whole: each key it answers is a key in
+	# full, as arc-status --list showed it, and each hook and payload exist
+	answers=$(sed -n 's/^   \$ arc-answer --source phone \([^ ]*\) [a-z0-9]*$/\1/p' <<<"$output")
+	[ "$(wc -l <<<"$answers")" -eq 4 ]
+	[[ $(head -1 <<<"$answers") =~ ^claude-code:$SID:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
+	listed=$(sed -n 's/^   \([a-z-]*:[^	]*\)	.*/\1/p' <<<"$output")
+	for k in $answers; do
+		grep -qxF -- "$k" <<<"$listed" || { echo "printed $k, listed: $listed"; false; }
+	done
+	run sed -n 's/^   \$ \(examples\/[a-z-]*\) <\([^ ]*\).*/\1 \2/p' <<<"$output"
+	[ "${#lines[@]}" -ge 8 ]
+	for l in "${lines[@]}"; do
+		[ -x "$HOOKS/../${l% *}" ] && [ -f "$HOOKS/../${l#* }" ] || { echo "no $l"; false; }
+	done
 }
 
 @test "make install puts the adapters where the README's snippets run them, and they run from there" {

@@ -11,12 +11,16 @@ CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
-OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcshow.o arcwait.o arcfollow.o arcanswer.o arcemit.o arcvalidate.o arcstate.o arcrules.o \
-	   arcrecord.o arcjournal.o arccheckpoint.o \
-	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o arccrc.o arcmirror.o \
-	   arcpick.o arcbind.o
-HEADERS	 = arc.h arccmd.h arcstate.h arcrules.h arcjournal.h arcshell.h arcpick.h \
-	   arccheckpoint.h arcbind.h
+OBJS	 = arcmain.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
+	   arc-status.o arc-emit.o arcpick.o arcshow.o arcfollow.o \
+	   arcmirror.o arcfilter.o arcwords.o arcbind.o arcjournal.o \
+	   arcrules.o arclog.o arccheckpoint.o arcstate.o arcproblem.o \
+	   arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o arcfile.o \
+	   arcterm.o arcdigest.o arccrc.o arcline.o
+HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
+	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcjournal.h \
+	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
+	   arcmirror.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1
 MAN5	 = man/arc-journal.5

@@ -6,13 +6,19 @@
  *   input line    one NDJSON line, at most ARC_LINE_MAX bytes (arcline.c)
  *     -> value    a strict JSON parse into an arena tree (arcjson.c)
  *     -> event    checked against every rule of ARC 0.2 (arcvalidate.c)
- *     -> change   applied to the condition of its key (arcstate.c)
- *     -> record   notification and interaction records (arcrecord.c),
- *                 appended to the journal, fsync'd, under flock (arcjournal.c)
+ *     -> change   what the rules make of it for its key (arcrules.c), and
+ *                 a verdict
+ *     -> record   the change as one journal line (arclog.c), appended,
+ *                 fsync'd, under flock (arcjournal.c), and put into the
+ *                 conditions in memory (arcstate.c), as a replay puts it
  *     -> output   one result line per input line (arcfilter.c)
  *
- * Digests, nonces and identifiers are minted in arcdigest.c; instants are
- * parsed and compared in arctime.c.
+ * This header is the bottom layer, L0, which everything may use: buffers,
+ * arenas, string views and hex (arcbuf.c), strict JSON (arcjson.c), time
+ * and durations (arctime.c), digests and ids (arcdigest.c, arccrc.c),
+ * bounded input lines (arcline.c) and files ours alone (arcfile.c).  Every
+ * other file that others call has a header of its own, which declares
+ * only that file's functions; the layers are drawn in t/layers.
  */
 #ifndef ARC_H
 #define ARC_H
@@ -66,6 +72,27 @@ struct arena {
 void	*arena_alloc(struct arena *, size_t);
 void	 arena_reset(struct arena *);	/* keeps the first chunk */
 void	 arena_free(struct arena *);
+
+/* ---- string views into a line, an arena or a record (arcbuf.c) ---- */
+struct sv {
+	const char	*p;	/* NULL: null */
+	size_t		 n;
+};
+struct jval;
+struct sv	 sv_str(const char *);
+struct sv	 sv_json(const struct jval *);	/* a string's; else null */
+bool		 sv_eq(struct sv, const char *);
+bool		 sv_same(struct sv, struct sv);
+bool		 sv_is(struct sv, const char *);	/* not null, equal */
+const char	*sv_cstr(struct arena *, struct sv);
+const char	*sv_cstr_of(struct arena *, struct sv);
+struct sv	 sv_buf(struct arena *, const struct buf *);
+
+/* ---- hex and allocation (arcbuf.c) ---- */
+bool		 is_hex(struct sv, size_t);	/* n lowercase hex digits */
+bool		 hex_decode(struct sv, uint8_t *, size_t);
+void		 hex_bytes(const char *, uint8_t *, size_t);	/* checked */
+char		*xstrndup(const char *, size_t);	/* never NULL */
 
 /* ---- JSON values (arcjson.c) ---- */
 enum jtype { J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
@@ -124,69 +151,6 @@ bool		 json_is(const struct jval *, const char *);	/* string equals */
 bool		 json_blank(const struct jval *);	/* only White_Space */
 unsigned	 utf8_next(const unsigned char **);	/* decode, advance */
 
-/* ---- problems and JSON Pointers ---- */
-enum arc_code {
-	ARC_OK = 0,
-	ARC_INVALID,
-	ARC_UNSUPPORTED_VERSION,
-	ARC_TOO_LARGE,
-	ARC_NOT_FOUND,
-	ARC_CONFLICT,
-	ARC_NOT_OPEN,
-	ARC_DIGEST_MISMATCH,
-	ARC_NONCE_MISMATCH,
-	ARC_INVALID_ANSWER,
-};
-const char	*arc_code_name(enum arc_code);
-int		 arc_code_status(enum arc_code);	/* HTTP-like status */
-
-struct path_seg {
-	const char	*name;	/* NULL: an array index */
-	size_t		 len;
-	size_t		 index;
-};
-struct path {
-	struct path_seg	 seg[ARC_DEPTH_MAX + 2];
-	int		 depth;
-};
-void	path_push_name(struct path *, const char *, size_t);
-void	path_push_index(struct path *, size_t);
-void	path_pop(struct path *);
-void	path_format(const struct path *, struct buf *);	/* RFC 6901 */
-
-struct problem {
-	enum arc_code	 code;
-	char		*path;	/* JSON Pointer, "" for the whole line */
-	char		 message[160];	/* never quotes a value of the event */
-};
-struct problems {
-	struct problem	 list[ARC_PROBLEMS_MAX];
-	size_t		 n;
-	size_t		 dropped;	/* found past ARC_PROBLEMS_MAX */
-};
-void	problems_add(struct problems *, enum arc_code, const struct path *,
-	    const char *, ...) __attribute__((format(printf, 4, 5)));
-void	problems_add_at(struct problems *, enum arc_code, const char *,
-	    const char *, ...) __attribute__((format(printf, 4, 5)));
-void	problems_clear(struct problems *);
-
-/* ---- validation (arcvalidate.c) ---- */
-enum event_type {
-	EV_UNKNOWN = 0,
-	EV_CREATED = 1 << 0,
-	EV_UPDATED = 1 << 1,
-	EV_SUBMITTED = 1 << 2,
-	EV_RESOLVED = 1 << 3,
-};
-/*
- * Parses and checks one line: true when it is a valid ARC 0.2 event, else
- * false with every problem in *pr.  *root is the line's object whenever it
- * is one, valid or not (NULL otherwise).
- */
-bool		 arc_validate_line(struct arena *, const char *, size_t,
-		    struct problems *, struct jval **root);
-enum event_type	 arc_event_type(const struct jval *);
-
 /* ---- time (arctime.c) ---- */
 struct arc_instant {
 	int64_t		 seconds;	/* since 1970-01-01T00:00:00Z */
@@ -202,6 +166,13 @@ const char *arc_now(void);
 const char *arc_now_advancing(void);	/* ARC_NOW plus time since start */
 bool	 rfc3339_after(const char *, int64_t, char *, size_t);
 int64_t	 rfc3339_ms_between(const char *, const char *);
+/*
+ * A duration as every command and arc-mqtt take it: "90" (seconds), or
+ * numbers with units from the largest down, w d h m s ("1w", "1d12h",
+ * "1.5h", "90s"); milliseconds, or -1 for anything else.
+ */
+int64_t	 parse_duration_ms(const char *);
+int64_t	 parse_duration(const char *);	/* whole seconds, rounded up */
 
 /* ---- digests, nonces, identifiers (arcdigest.c) ---- */
 #define ARC_HEX_DIGEST 65
@@ -234,10 +205,22 @@ enum line_status line_next(struct line_reader *, const char **, size_t *);
 bool	 line_pending(struct line_reader *);	/* more input ready now */
 bool	 line_blank(const char *, size_t);
 
-/* ---- diagnostics ---- */
-void	 diag_problem(const char *name, uint64_t line, const struct problem *);
-void	 diag_safe(struct buf *, const char *, size_t);	/* term_safe */
-/* Producer text for a terminal: controls, bidi and invisibles escaped. */
-void	 term_safe(struct buf *, const char *, size_t);
+/* ---- files ours alone, and watching their folder (arcfile.c) ---- */
+struct stat;
+char	*parent_of(const char *);
+bool	 make_parents(const char *path);	/* mkdir -p 0700, synced */
+bool	 sync_parent(const char *path);
+bool	 folder_ours(const char *path);	/* nobody else may swap it */
+bool	 file_ours(int, const char *path, struct stat *);
+bool	 write_all(int, const char *, size_t);
+int	 open_temporary(const char *path, const char *kind, char **tmp);
+/*
+ * A watch on a file's folder (inotify), so that an append and a rename
+ * over it both wake a poll(2); -1 without inotify.
+ */
+int	 folder_watch(const char *path);
+bool	 folder_watch_read(int, const char *base);	/* about base? */
+bool	 folder_sleep(int, const char *base, int64_t ms, int out);
+int64_t	 monotonic_ms(void);	/* for timeouts and deadlines */
 
 #endif /* ARC_H */

@@ -9,8 +9,10 @@
 #include <strings.h>
 
 #include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcwords.h"
 #include "arcbind.h"
-#include "arcshell.h"
 
 /* ---- tags ---- */
 
@@ -86,10 +88,11 @@ by_key(const void *a, const void *b)
 enum key_found
 key_typed(struct state *st, const char *typed, char **key)
 {
-	struct parts	 p = { typed, strlen(typed), false, NULL, 0, 0 };
-	struct buf	 b = { 0 };
-	enum key_found	 r;
-	size_t		 i;
+	struct parts		 p = { typed, strlen(typed), false, NULL, 0, 0 };
+	struct buf		 b = { 0 };
+	const struct condition	*c;
+	enum key_found		 r;
+	size_t			 i;
 
 	*key = NULL;
 	if (st != NULL && state_lookup(st, typed) != NULL)
@@ -97,10 +100,13 @@ key_typed(struct state *st, const char *typed, char **key)
 	else if (st == NULL || p.len < KEY_PART_MIN)
 		r = KEY_NONE;
 	else {
-		state_foreach(st, collect_part, &p);
+		for (c = state_first(st, &i); c != NULL; c = state_next(st, &i))
+			collect_part(c, &p);
 		if (p.n == 0) {	/* none active: one settled, then */
 			p.all = true;
-			state_foreach(st, collect_part, &p);
+			for (c = state_first(st, &i); c != NULL;
+			    c = state_next(st, &i))
+				collect_part(c, &p);
 		}
 		r = p.n == 0 ? KEY_NONE : p.n == 1 ? KEY_PART : KEY_AMBIGUOUS;
 	}

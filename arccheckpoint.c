@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "arc.h"
+#include "arcrecord.h"
 #include "arcstate.h"
 #include "arccheckpoint.h"
 
@@ -104,7 +105,7 @@ put_part(struct buf *b, const struct span *sp)
 struct writing {
 	struct buf	 b;
 	uint32_t	 crc;	/* of what was flushed */
-	bool		 ok, in_batch;
+	bool		 ok;
 	uint64_t	 count;
 	bool		(*flush)(const char *, size_t, void *);
 	void		*arg;
@@ -120,23 +121,9 @@ flush_some(struct writing *w, bool last)
 	w->b.len = 0;
 }
 
-/* The first pass: how many, and whether any is not yet on disk. */
 static void
-count_condition(const struct condition *c, void *arg)
+put_condition(struct writing *w, const struct condition *c)
 {
-	struct writing *w = arg;
-
-	if (c->notification.len == 0)
-		return;	/* nothing a compaction would keep either */
-	if ((c->notification.off | c->interaction.off) & IN_BATCH)
-		w->in_batch = true;
-	w->count++;
-}
-
-static void
-put_condition(const struct condition *c, void *arg)
-{
-	struct writing	*w = arg;
 	struct buf	*b = &w->b;
 
 	if (c->notification.len == 0)
@@ -155,48 +142,29 @@ put_condition(const struct condition *c, void *arg)
 	flush_some(w, false);
 }
 
-static void
-count_seen(const uint8_t *ident, const uint8_t *content, int64_t at,
-    void *arg)
-{
-	struct writing *w = arg;
-
-	(void)ident;
-	(void)content;
-	(void)at;
-	w->count++;
-}
-
-static void
-put_seen(const uint8_t *ident, const uint8_t *content, int64_t at, void *arg)
-{
-	struct writing *w = arg;
-
-	buf_put(&w->b, ident, 16);
-	buf_put(&w->b, content, 16);
-	put_u64(&w->b, (uint64_t)at);
-	flush_some(w, false);
-}
-
 /*
  * The state, caught up to head->offset, as a checkpoint handed to flush a
- * megabyte at a time.  False: a record of it is not yet on disk (no
- * checkpoint now), or flush failed.
+ * megabyte at a time (every record of it on disk: the journal asks so).
+ * False: flush failed.
  */
 bool
 checkpoint_write(struct state *st, const struct checkpoint_head *head,
     bool (*flush)(const char *, size_t, void *), void *arg)
 {
-	struct writing	w;
-	struct buf	*b = &w.b;
+	struct writing		 w;
+	struct buf		*b = &w.b;
+	const struct condition	*c;
+	uint8_t			 ident[16], content[16];
+	int64_t			 when;
+	size_t			 at;
 
 	memset(&w, 0, sizeof(w));
 	w.ok = true;
 	w.flush = flush;
 	w.arg = arg;
-	state_foreach(st, count_condition, &w);
-	if (w.in_batch)
-		return false;
+	for (c = state_first(st, &at); c != NULL; c = state_next(st, &at))
+		if (c->notification.len > 0)
+			w.count++;	/* what a compaction would keep */
 	buf_put(b, MAGIC, MAGIC_LEN);
 	put_u64(b, head->dev);
 	put_u64(b, head->ino);
@@ -206,13 +174,23 @@ checkpoint_write(struct state *st, const struct checkpoint_head *head,
 	put_u64(b, head->records);
 	put_u64(b, head->last);
 	put_u32(b, head->last_crc);
-	put_str(b, state_latest(st), strlen(state_latest(st)));
+	put_str(b, head->latest, strlen(head->latest));
 	put_u64(b, w.count);
-	state_foreach(st, put_condition, &w);
+	for (c = state_first(st, &at); c != NULL; c = state_next(st, &at))
+		if (c->notification.len > 0)
+			put_condition(&w, c);
 	w.count = 0;
-	state_foreach_seen(st, count_seen, &w);
+	at = 0;
+	while (state_next_seen(st, &at, ident, content, &when))
+		w.count++;
 	put_u64(b, w.count);
-	state_foreach_seen(st, put_seen, &w);
+	at = 0;
+	while (state_next_seen(st, &at, ident, content, &when)) {
+		buf_put(b, ident, 16);
+		buf_put(b, content, 16);
+		put_u64(b, (uint64_t)when);
+		flush_some(&w, false);
+	}
 	flush_some(&w, true);
 	put_u32(b, w.crc);
 	flush_some(&w, true);
@@ -340,67 +318,72 @@ get_part(struct reader *r, struct span *sp, uint64_t offset)
 		r->ok = false;
 }
 
+/* A condition as the checkpoint holds it, as a record would put it. */
 static bool
-get_condition(struct reader *r, struct arena *a, struct condition *c,
+get_condition(struct reader *r, struct arena *a, struct stored *s,
     uint64_t offset)
 {
 	struct arc_instant	 t;
-	const char		*id;
+	const char		*key, *id, *expires_at, *dismissed, *route;
 	unsigned		 active, priority, qstatus;
 
-	memset(c, 0, sizeof(*c));
-	c->key = get_str(r, a, SIZE_MAX);
-	id = get_str(r, a, sizeof(c->notification_id) - 1);
-	get_part(r, &c->notification, offset);
-	get_part(r, &c->interaction, offset);
+	memset(s, 0, sizeof(*s));
+	key = get_str(r, a, SIZE_MAX);
+	id = get_str(r, a, 31);	/* a condition's notification_id[32] */
+	get_part(r, &s->n, offset);
+	get_part(r, &s->q, offset);
 	active = get_u8(r);
 	priority = get_u8(r);
 	qstatus = get_u8(r);
-	c->changed = (int64_t)get_u64(r);
-	c->expires_at = get_opt(r, a, SIZE_MAX);
-	c->dismissed = get_opt(r, a, SIZE_MAX);
-	c->route = get_opt(r, a, SIZE_MAX);
-	if (!r->ok || c->key == NULL || c->key[0] == '\0' || active > 1 ||
+	s->changed = (int64_t)get_u64(r);
+	expires_at = get_opt(r, a, SIZE_MAX);
+	dismissed = get_opt(r, a, SIZE_MAX);
+	route = get_opt(r, a, SIZE_MAX);
+	if (!r->ok || key == NULL || key[0] == '\0' || active > 1 ||
 	    priority > P_CRITICAL || qstatus > Q_SUPERSEDED ||
-	    c->notification.len == 0 ||
-	    (qstatus == Q_NONE) != (c->interaction.len == 0) ||
-	    (c->expires_at != NULL) != (qstatus == Q_PENDING))
+	    s->n.len == 0 || (qstatus == Q_NONE) != (s->q.len == 0) ||
+	    (expires_at != NULL) != (qstatus == Q_PENDING))
 		return false;
-	if (c->expires_at != NULL) {
-		if (!rfc3339_parse(c->expires_at, strlen(c->expires_at), &t))
+	if (expires_at != NULL) {
+		if (!rfc3339_parse(expires_at, strlen(expires_at), &t))
 			return false;
-		c->due = t.seconds;
+		s->ix.due = t.seconds;
 	}
-	c->keylen = strlen(c->key);
-	memcpy(c->notification_id, id, strlen(id) + 1);
-	c->active = active == 1;
-	c->priority = (enum priority)priority;
-	c->qstatus = (enum qstatus)qstatus;
+	s->ix.key = sv_str(key);
+	s->ix.notification_id = sv_str(id);
+	s->ix.nlen = s->n.len;
+	s->ix.qlen = s->q.len;
+	s->ix.active = active == 1;
+	s->ix.priority = (enum priority)priority;
+	s->ix.qstatus = (enum qstatus)qstatus;
+	s->ix.expires_at = sv_str(expires_at);
+	s->dismissed = sv_str(dismissed);
+	s->route = sv_str(route);
 	return true;
 }
 
 /*
- * Reads a checkpoint into a new state; the caller checks *head against
- * the journal before it adopts the state.  NULL: not a checkpoint we can
- * trust (its checksum, a length, a count or a value is wrong).
+ * Reads a checkpoint into an empty state, through state_put as a replay
+ * would; the caller checks *head against the journal before it takes the
+ * state.  False: not a checkpoint we can trust (its checksum, a length, a
+ * count or a value is wrong); the state is then to be thrown away.
  */
-struct state *
-checkpoint_decode(const char *data, size_t len, bool readers,
+bool
+checkpoint_decode(struct state *st, const char *data, size_t len,
     struct checkpoint_head *head)
 {
 	struct reader		 r;
-	struct state		*st;
 	struct arena		 a = { 0 };
-	struct condition	 c;
+	struct stored		 s;
 	const char		*latest;
 	uint64_t		 n, i;
 	uint32_t		 crc;
 
 	if (len < MAGIC_LEN + 4 || memcmp(data, MAGIC, MAGIC_LEN) != 0)
-		return NULL;
+		return false;
 	crc = le32((const unsigned char *)data + len - 4);
 	if (crc != crc32c(data, len - 4))
-		return NULL;
+		return false;
 	r.p = (const unsigned char *)data + MAGIC_LEN;
 	r.end = (const unsigned char *)data + len - 4;
 	r.ok = true;
@@ -413,12 +396,9 @@ checkpoint_decode(const char *data, size_t len, bool readers,
 	head->records = get_u64(&r);
 	head->last = get_u64(&r);
 	head->last_crc = get_u32(&r);
-	st = state_new();
-	if (readers)
-		state_for_readers(st);
 	latest = get_str(&r, &a, sizeof(head->latest) - 1);
-	if (!r.ok || head->last >= head->offset ||
-	    !state_restored(st, head->seq, latest))
+	if (!r.ok || head->last >= head->offset || (latest[0] != '\0' &&
+	    !rfc3339_parse(latest, strlen(latest), &(struct arc_instant){ 0 })))
 		goto bad;
 	strlcpy(head->latest, latest, sizeof(head->latest));
 	n = get_u64(&r);
@@ -428,8 +408,9 @@ checkpoint_decode(const char *data, size_t len, bool readers,
 	state_reserve(st, (size_t)n, 0);
 	for (i = 0; i < n; i++) {
 		arena_reset(&a);
-		if (!get_condition(&r, &a, &c, head->offset) ||
-		    !state_restore(st, &c))
+		/* A key twice is no checkpoint of ours. */
+		if (!get_condition(&r, &a, &s, head->offset) ||
+		    state_find(st, s.ix.key) != NULL || !state_put(st, &s))
 			goto bad;
 	}
 	n = get_u64(&r);
@@ -438,12 +419,16 @@ checkpoint_decode(const char *data, size_t len, bool readers,
 	    (uint64_t)(r.end - r.p) != n * 40)
 		goto bad;
 	state_reserve(st, 0, (size_t)n);
-	for (i = 0; i < n; i++, r.p += 40)
-		state_restore_seen(st, r.p, r.p + 16, (int64_t)le64(r.p + 32));
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < n; i++, r.p += 40) {
+		s.ident = r.p;
+		s.hash = r.p + 16;
+		s.at = (int64_t)le64(r.p + 32);
+		(void)state_put(st, &s);
+	}
 	arena_free(&a);
-	return st;
+	return true;
 bad:
 	arena_free(&a);
-	state_free(st);
-	return NULL;
+	return false;
 }

@@ -20,7 +20,7 @@ struct checkpoint_head {
 bool		 checkpoint_write(struct state *,
 		    const struct checkpoint_head *,
 		    bool (*)(const char *, size_t, void *), void *);
-struct state	*checkpoint_decode(const char *, size_t, bool readers,
+bool		 checkpoint_decode(struct state *, const char *, size_t,
 		    struct checkpoint_head *);
 
 #endif /* ARCCHECKPOINT_H */

@@ -1,46 +1,60 @@
 /*
- * The commands, and what their front ends share (arcfilter.c).
+ * What the programs' front ends share (arcfilter.c): input files as
+ * NDJSON lines, standard output, the applier that arc-apply and
+ * arc-answer (and a mirror) apply through, reading the journal as it is
+ * now, and usage errors.
  */
 #ifndef ARCCMD_H
 #define ARCCMD_H
 
 #include "arc.h"
+#include "arcproblem.h"
+#include "arcrecord.h"
+#include "arcrules.h"
 #include "arcjournal.h"
 
-int	validate_main(int, char **);
-int	apply_main(int, char **);
-int	answer_main(int, char **);
-int	wait_main(int, char **);
-int	status_main(int, char **);
-int	emit_main(int, char **);
-int	status_follow(const char *);	/* arc-status --follow (arcfollow.c) */
-
-int	open_input(const char *);
-int64_t	parse_duration(const char *);	/* seconds, or -1 */
-int64_t	parse_duration_ms(const char *);	/* milliseconds, or -1 */
-void	print_version(void);
+int	open_input(const char *);	/* "-" is standard input */
 void	close_input(int);
-void	write_stdout(const struct buf *);
+void	print_version(void);
+void	write_stdout(const struct buf *);	/* a failure exits 3 */
 void	flush_stdout(void);
-void	print_problems_report(struct buf *, uint64_t, const struct problems *);
-void	diag_problems(const char *, uint64_t, const struct problems *);
+/* Says what was wrong, then the usage; returns EXIT_USAGE. */
+int	usage_error(void (*usage)(FILE *), const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
 
-/* arc-apply's machinery, which arc-answer shares. */
+/* The applier: arc-apply's machinery, which arc-answer shares. */
 struct applier {
 	struct journal	 j;
 	struct arena	 arena;
 	struct problems	 pr;
-	struct buf	 records, out, body;
+	struct buf	 out;	/* result lines, printed once stored */
 	bool		 quiet;
 	bool		 answers_only;	/* --answers: response.submitted only */
 	int		 status;
+	struct verdict	 last;	/* of the event apply_one last took */
 };
-bool	applier_open(struct applier *, const char *);
+bool	applier_open(struct applier *, const char *journal_option);
 void	applier_close(struct applier *);
-void	apply_one(struct applier *, const char *, uint64_t, const char *,
-	    size_t, bool);
+void	apply_one(struct applier *, const char *name, uint64_t line,
+	    const char *, size_t, bool too_large);
 bool	applier_commit(struct applier *);
-/* arc-apply --mirror (arcmirror.c): another host's conditions, mirrored. */
-int	mirror_main(struct applier *, const char *route, int, char **);
+/* The condition under key as stored, parsed (a locked journal). */
+void	current_of(struct journal *, struct arena *, struct sv key,
+	    struct current *);
+/* The one writer of a result line (arc-apply(1)). */
+void	result_line(struct buf *, struct arena *, uint64_t line,
+	    const struct verdict *, struct sv event_id, struct sv key,
+	    const struct change *, const struct current *);
+
+/* ---- reading the journal as it is now ---- */
+struct question {
+	bool		 found;
+	struct rec	 q;
+	char		*text;	/* the interaction record, journal form */
+};
+bool	read_journal(struct journal *, const char *option);
+void	find_question(struct journal *, struct arena *, const char *key,
+	    struct question *);
+void	print_interaction(struct arena *, const char *text);
 
 #endif /* ARCCMD_H */

@@ -32,13 +32,17 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
 #include "arccmd.h"
-#include "arcshell.h"
+#include "arcwords.h"
+#include "arcfollow.h"
 
 #define SAFETY_POLL_MS	5000	/* in case a wake-up is ever lost */
 #define NO_INOTIFY_MS	1000	/* without inotify, a plain poll */
 
-enum change { CH_NONE, CH_CURRENT, CH_OPENED, CH_UPDATED, CH_ANSWERED,
+enum reported { CH_NONE, CH_CURRENT, CH_OPENED, CH_UPDATED, CH_ANSWERED,
     CH_EXPIRED, CH_RESOLVED, CH_DISMISSED, CH_REMOVED };
 
 static const char *const change_names[] = { "none", "current", "opened",
@@ -56,7 +60,7 @@ struct seen {
 	enum qstatus		 eff;	/* its question's status, by the clock */
 	char			 nhash[ARC_HEX_DIGEST], ihash[ARC_HEX_DIGEST];
 	/* During a pass: what to report, and the condition to report. */
-	enum change		 change;
+	enum reported		 change;
 	const struct condition	*c;
 	bool			 gone;	/* resolved or removed: drop after */
 };
@@ -185,13 +189,13 @@ render(struct follower *f, const struct condition *c, bool expired)
 	struct rec	 r;
 
 	f->n.len = f->i.len = 0;
-	text = condition_text(f->j.st, &f->arena, c, false);
+	text = journal_text(&f->j, &f->arena, c, false);
 	record_write_full(&f->n, &f->arena, text, false);
 	if (c->interaction.len == 0) {
 		buf_puts(&f->i, "null");
 		return;
 	}
-	(void)condition_rec(f->j.st, &f->arena, c, true, &r);
+	(void)journal_rec(&f->j, &f->arena, c, true, &r);
 	if (expired && sv_is(r.f[I_STATUS], "pending"))
 		r.f[I_STATUS] = sv_str("expired");
 	rec_write(&f->i, &r, true, true);
@@ -205,7 +209,7 @@ event_id_of(struct follower *f, const struct condition *c)
 
 	if (c->notification.len == 0)
 		return NULL;
-	(void)condition_rec(f->j.st, &f->arena, c, false, &r);
+	(void)journal_rec(&f->j, &f->arena, c, false, &r);
 	return xstrdup(sv_cstr_of(&f->arena, r.f[N_EVENT_ID]));
 }
 
@@ -232,7 +236,7 @@ same_span(struct span a, struct span b)
 	return a.off == b.off && a.len == b.len;
 }
 
-static enum change
+static enum reported
 status_change(enum qstatus eff)
 {
 	return eff == Q_ANSWERED ? CH_ANSWERED : eff == Q_EXPIRED ?
@@ -244,12 +248,12 @@ status_change(enum qstatus eff)
  * in the file, and reported only when their full forms differ; a question
  * recorded expired after its deadline was reported is not news.
  */
-static enum change
+static enum reported
 classify(struct follower *f, struct seen *e, const struct condition *c,
     enum qstatus eff)
 {
 	char		 nhash[ARC_HEX_DIGEST], ihash[ARC_HEX_DIGEST], *event_id;
-	enum change	 ch;
+	enum reported	 ch;
 	bool		 dismissed;
 
 	if (!c->active) {
@@ -403,6 +407,9 @@ report(struct follower *f)
 static bool
 catch_up(struct follower *f)
 {
+	const struct condition	*c;
+	size_t			 at;
+
 	if (!journal_lock(&f->j, false))
 		return false;
 	if (f->j.fd != -1 && !f->j.missing && (!f->opened ||
@@ -417,7 +424,9 @@ catch_up(struct follower *f)
 	f->pass++;
 	f->deadline = NULL;
 	strlcpy(f->now, arc_now_advancing(), sizeof(f->now));
-	state_foreach(f->j.st, visit, f);
+	for (c = state_first(f->j.st, &at); c != NULL;
+	    c = state_next(f->j.st, &at))
+		visit(c, f);
 	report(f);
 	/* The deadline points into the state: keep a copy past the lock. */
 	f->deadline = f->deadline != NULL ? xstrdup(f->deadline) : NULL;
@@ -425,43 +434,24 @@ catch_up(struct follower *f)
 	return true;
 }
 
-/* mkdir -p, mode 0700, as for every journal's missing parents. */
-static void
-make_folder(char *dir)
-{
-	char *p;
-
-	for (p = dir + 1; ; p++) {
-		bool last = *p == '\0';
-		if (*p != '/' && !last)
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
-			err(EXIT_SYSTEM, "%s", dir);
-		if (last)
-			break;
-		*p = '/';
-	}
-}
-
 /*
- * Watches the journal's folder, created if missing (journal_watch); -1
+ * Watches the journal's folder (folder_watch), made if missing as every
+ * command makes it: mode 0700, each new folder's name synced, so that a
+ * writer that follows finds folders a power cut cannot take back.  -1
  * without inotify.  *base is the journal's name in it.
  */
 static int
 watch_folder(const char *path, char **base)
 {
-	char	*copy, *dir;
+	char	*copy;
 
 	if ((copy = strdup(path)) == NULL ||
 	    (*base = strdup(basename(copy))) == NULL)
 		err(EXIT_SYSTEM, "strdup");
-	strlcpy(copy, path, strlen(path) + 1);
-	dir = xstrdup(dirname(copy));
-	make_folder(dir);
-	free(dir);
 	free(copy);
-	return journal_watch(path);
+	if (!make_parents(path))
+		exit(EXIT_SYSTEM);	/* said why */
+	return folder_watch(path);
 }
 
 /*
@@ -471,33 +461,14 @@ watch_folder(const char *path, char **base)
 static bool
 sleep_until_change(const struct follower *f, int fd, const char *base)
 {
-	struct pollfd	 pfd[2];
-	int64_t		 ms = fd == -1 ? NO_INOTIFY_MS : SAFETY_POLL_MS, due;
-	int64_t		 until, left;
+	int64_t ms = fd == -1 ? NO_INOTIFY_MS : SAFETY_POLL_MS, due;
 
 	if (f->deadline != NULL) {
 		due = rfc3339_ms_between(arc_now_advancing(), f->deadline) + 1;
 		if (due < ms)
 			ms = due < 1 ? 1 : due;
 	}
-	until = monotonic_ms() + ms;
-	pfd[0].fd = STDOUT_FILENO;
-	pfd[0].events = 0;	/* POLLERR: a pipe whose reader is gone */
-	pfd[1].fd = fd;
-	pfd[1].events = POLLIN;
-	while ((left = until - monotonic_ms()) > 0) {
-		if (poll(pfd, fd == -1 ? 1 : 2, (int)left) == -1) {
-			if (errno == EINTR)
-				continue;
-			err(EXIT_SYSTEM, "poll");
-		}
-		if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL))
-			return false;
-		if (fd != -1 && (pfd[1].revents & POLLIN) &&
-		    journal_watch_read(fd, base))
-			break;
-	}
-	return true;
+	return folder_sleep(fd, base, ms, STDOUT_FILENO);
 }
 
 int

@@ -27,19 +27,64 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+
 #include "arc.h"
-#include "arccmd.h"
-#include "arcjournal.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arclog.h"
 #include "arccheckpoint.h"
+#include "arcjournal.h"
 
 #define RECORD_MAX	(64 * 1024 * 1024)	/* longest record accepted */
-#define MAGIC		"{\"arc_journal\":"
-#define MAGIC_LEN	(sizeof(MAGIC) - 1)
-#define HEADER_V1	"{\"arc_journal\":1}"
-#define CRC_TAIL	",\"crc\":\""	/* then 8 hex digits and "} */
-#define CRC_TAIL_LEN	(sizeof(CRC_TAIL) - 1)
-#define FRAME_LEN	(CRC_TAIL_LEN + 10)
+#define MAGIC		LOG_MAGIC
+#define MAGIC_LEN	LOG_MAGIC_LEN
+#define HEADER_V1	LOG_HEADER_V1
 #define FOREVER		(INT64_C(1) << 40)	/* seconds: salvage keeps all */
+
+/*
+ * A file mapped for reading that someone cuts under us (a restore over
+ * it, logrotate's copytruncate: nobody else's writes take our lock) would
+ * kill us by SIGBUS.  While a map is read, SIGBUS returns to the reader,
+ * which says the journal cannot be read (exit 3), as for any damage.
+ */
+static sigjmp_buf		 bus_jump;
+static volatile sig_atomic_t	 bus_armed;
+
+static void
+on_bus(int sig)
+{
+	if (!bus_armed) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	bus_armed = 0;
+	siglongjmp(bus_jump, 1);
+}
+
+static void
+catch_bus(void)
+{
+	static bool		 set;
+	struct sigaction	 sa;
+
+	if (set)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_bus;
+	(void)sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGBUS, &sa, NULL);
+	set = true;
+}
+
+bool
+journal_exists(const char *path)
+{
+	struct stat sb;
+
+	return lstat(path, &sb) == 0 || errno != ENOENT;
+}
 
 /* -j, then $ARC_JOURNAL, $XDG_STATE_HOME/arc/journal, ~/.local/state/... */
 char *
@@ -69,232 +114,7 @@ journal_default_path(const char *option)
 
 /* ---- the frame ---- */
 
-void
-record_seal(struct buf *b, size_t start)
-{
-	uint32_t crc = crc32c(b->p + start, b->len - start);
-
-	buf_printf(b, CRC_TAIL "%08x\"}\n", crc);
-}
-
-static bool
-frame_ok(const char *line, size_t len)
-{
-	const char	*tail;
-	uint32_t	 crc = 0;
-	size_t		 i;
-
-	if (len < FRAME_LEN + 1 || line[0] != '{')
-		return false;
-	tail = line + len - FRAME_LEN;
-	if (memcmp(tail, CRC_TAIL, CRC_TAIL_LEN) != 0 ||
-	    tail[FRAME_LEN - 2] != '"' || tail[FRAME_LEN - 1] != '}')
-		return false;
-	for (i = 0; i < 8; i++) {
-		char c = tail[CRC_TAIL_LEN + i];
-		if (c >= '0' && c <= '9')
-			crc = crc << 4 | (uint32_t)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			crc = crc << 4 | (uint32_t)(c - 'a' + 10);
-		else
-			return false;
-	}
-	return crc == crc32c(line, len - FRAME_LEN);
-}
-
-bool
-record_frame_ok(const char *line, size_t len)
-{
-	return frame_ok(line, len);
-}
-
-/* An integer member of a framed record ("seq", "durable"), or -1. */
-static int64_t
-frame_number(struct arena *a, const char *line, size_t len, const char *name)
-{
-	struct jparse_error	 e;
-	struct jval		*r, *v;
-
-	arena_reset(a);
-	if ((r = json_parse_shallow(a, line, len, &e, 1)) == NULL ||
-	    (v = json_get(r, name)) == NULL || v->type != J_NUMBER ||
-	    !v->integer || v->s[0] == '-' || v->len > 18)
-		return -1;
-	return strtoll(v->s, NULL, 10);
-}
-
-static void
-header_line(struct buf *b, uint64_t seq)
-{
-	buf_printf(b, MAGIC "2,\"seq\":%llu", (unsigned long long)seq);
-	record_seal(b, 0);
-}
-
 /* ---- files and folders, and who may touch them ---- */
-
-static char *
-parent_of(const char *path)
-{
-	char *copy, *dir;
-
-	if ((copy = strdup(path)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	dir = strdup(dirname(copy));
-	free(copy);
-	if (dir == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	return dir;
-}
-
-/* mkdir -p with mode 0700, for the journal's missing parents. */
-static bool
-make_parents(const char *path)
-{
-	char	*dir = parent_of(path), *p;
-	bool	 ok = true;
-
-	for (p = dir + 1; ok; p++) {
-		bool last = *p == '\0';
-		if (*p != '/' && !last)
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) == 0) {
-			/* A new folder's name must survive a power cut too. */
-			char *up = parent_of(dir);
-			int fd = open(up, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd == -1 || fsync(fd) == -1) {
-				warn("%s", up);
-				ok = false;
-			}
-			if (fd != -1)
-				(void)close(fd);
-			free(up);
-		} else if (errno != EEXIST) {
-			warn("%s", dir);
-			ok = false;
-		}
-		if (last)
-			break;
-		*p = '/';
-	}
-	free(dir);
-	return ok;
-}
-
-static bool
-sync_parent(const char *path)
-{
-	char	*dir = parent_of(path);
-	int	 fd;
-	bool	 ok = true;
-
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    fsync(fd) == -1) {
-		warn("%s", dir);
-		ok = false;
-	}
-	if (fd != -1)
-		(void)close(fd);
-	free(dir);
-	return ok;
-}
-
-/*
- * A folder where another user could swap the journal for a file of theirs:
- * writable by group or others without the sticky bit, or owned by another
- * user than us or root.
- */
-static bool
-folder_ours(const char *path)
-{
-	char		*dir = parent_of(path);
-	struct stat	 sb;
-	bool		 ok = true;
-
-	if (stat(dir, &sb) == -1) {
-		ok = errno == ENOENT;	/* a reader: nothing recorded yet */
-		if (!ok)
-			warn("%s", dir);
-	} else if ((sb.st_uid != geteuid() && sb.st_uid != 0) ||
-	    ((sb.st_mode & (S_IWGRP | S_IWOTH)) && !(sb.st_mode & S_ISVTX))) {
-		warnx("%s: the journal's folder is writable by other users; "
-		    "refused", dir);
-		ok = false;
-	}
-	free(dir);
-	return ok;
-}
-
-/* Ours alone: a regular file of our user that nobody else may write. */
-static bool
-file_ours(int fd, const char *path, struct stat *sb)
-{
-	if (fstat(fd, sb) == -1) {
-		warn("%s", path);
-		return false;
-	}
-	if (!S_ISREG(sb->st_mode)) {
-		warnx("%s: not a regular file; refused", path);
-		return false;
-	}
-	if (sb->st_uid != geteuid()) {
-		warnx("%s: owned by another user; refused", path);
-		return false;
-	}
-	if (sb->st_mode & (S_IWGRP | S_IWOTH)) {
-		warnx("%s: writable by group or others; refused", path);
-		return false;
-	}
-	return true;
-}
-
-static bool
-write_all(int fd, const char *p, size_t n)
-{
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, p, n)) == -1) {
-			if (errno == EINTR)
-				continue;
-			return false;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
-/*
- * A temporary file beside the journal, ours alone: never an existing file,
- * never through a link.
- */
-static int
-open_temporary(const char *path, const char *kind, char **tmp)
-{
-	int fd;
-
-	if (asprintf(tmp, "%s.%s.%ld", path, kind, (long)getpid()) == -1)
-		err(EXIT_SYSTEM, "asprintf");
-	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	    0600);
-	/*
-	 * One there already is a dead process's that had our pid (no live
-	 * one has it, and we remove ours): it goes, as the sweep would.
-	 */
-	if (fd == -1 && errno == EEXIST && unlink(*tmp) == 0)
-		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-		    O_CLOEXEC, 0600);
-	if (fd == -1 || fchmod(fd, 0600) == -1) {
-		warn("%s", *tmp);
-		if (fd != -1) {
-			(void)close(fd);
-			(void)unlink(*tmp);
-		}
-		return -1;
-	}
-	return fd;
-}
 
 /*
  * A new journal appears whole: its header is written and synced in a
@@ -313,7 +133,7 @@ create_journal(const char *path)
 		free(tmp);
 		return false;
 	}
-	header_line(&h, 0);
+	log_header(&h, 0);
 	/* Locked until its name is synced, as a compaction's new file is. */
 	ok = flock(fd, LOCK_EX) == 0 && write_all(fd, h.p, h.len) &&
 	    fdatasync(fd) == 0;
@@ -436,10 +256,9 @@ open_file(struct journal *j)
 	j->offset = 0;
 	j->checkpoint = j->last_start = 0;
 	state_free(j->st);
-	j->st = state_new();
-	state_set_file(j->st, j->fd);
-	if (!j->writable)
-		state_for_readers(j->st);
+	j->st = state_new(!j->writable);
+	j->seq = j->durable = 0;
+	j->latest[0] = '\0';
 	return true;
 refuse:
 	(void)close(j->fd);
@@ -483,7 +302,8 @@ journal_open(struct journal *j, const char *path, bool writable)
 		err(EXIT_SYSTEM, "strdup");
 	j->writable = writable;
 	j->fd = -1;
-	j->st = state_new();
+	j->st = state_new(!writable);
+	catch_bus();
 	j->retain = env_duration("ARC_RETAIN", RETAIN_DEFAULT);
 	j->window = env_duration("ARC_WINDOW", WINDOW_DEFAULT);
 	j->floor = env_bytes("ARC_COMPACT_FLOOR", FLOOR_DEFAULT);
@@ -504,6 +324,9 @@ journal_close(struct journal *j)
 	state_free(j->st);
 	j->st = NULL;
 	arena_free(&j->arena);
+	arena_free(&j->record_arena);
+	buf_free(&j->batch);
+	buf_free(&j->scratch);
 	free(j->path);
 	j->path = NULL;
 }
@@ -515,8 +338,8 @@ static int64_t
 header_v2_seq(struct journal *j, const char *line, size_t len)
 {
 	if (len > MAGIC_LEN + 1 && line[MAGIC_LEN] == '2' &&
-	    line[MAGIC_LEN + 1] == ',' && frame_ok(line, len))
-		return frame_number(&j->arena, line, len, "seq");
+	    line[MAGIC_LEN + 1] == ',' && log_frame_ok(line, len))
+		return log_number(&j->arena, line, len, "seq");
 	return -1;
 }
 
@@ -528,13 +351,15 @@ read_header(struct journal *j, const char *line, size_t len)
 
 	if (len == sizeof(HEADER_V1) - 1 && memcmp(line, HEADER_V1, len) == 0) {
 		j->version = 1;
-		state_set_seq(j->st, 0, false);
+		j->seq = j->durable = 0;
+		j->check_seq = false;
 		return true;
 	}
 	if ((seq = header_v2_seq(j, line, len)) >= 0) {
 		j->version = 2;
 		j->first_seq = (uint64_t)seq;
-		state_set_seq(j->st, (uint64_t)seq, !j->salvage);
+		j->seq = j->durable = (uint64_t)seq;
+		j->check_seq = !j->salvage;
 		return true;
 	}
 	warnx("%s: not an arc journal (no header line it can read)", j->path);
@@ -577,7 +402,7 @@ holds_a_record(const char *line, size_t len)
 	while (tries++ < 256 &&
 	    (p = memmem(p, len - (size_t)(p - line), "\"}", 2)) != NULL) {
 		end = (size_t)(p - line) + 2;
-		if (end < len && line[end] != '\0' && frame_ok(line, end))
+		if (end < len && line[end] != '\0' && log_frame_ok(line, end))
 			return true;
 		p += 2;
 	}
@@ -600,7 +425,7 @@ recover(struct journal *j, uint64_t size, bool framed)
 {
 	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t	 at = j->offset, base = at & ~(page - 1);
-	int64_t		 expected = (int64_t)state_seq(j->st) + 1, d;
+	int64_t		 expected = (int64_t)j->seq + 1, d;
 	const char	*p, *end, *nl;
 	char		*map;
 	bool		 found = false, proven = false, nul = false;
@@ -621,9 +446,9 @@ recover(struct journal *j, uint64_t size, bool framed)
 		if (!found && holds_a_record(p, (size_t)(nl - p))) {
 			proven = true;	/* a record acknowledged, then hit */
 		} else if (p != map + (at - base) &&
-		    frame_ok(p, (size_t)(nl - p))) {
+		    log_frame_ok(p, (size_t)(nl - p))) {
 			found = true;
-			d = frame_number(&j->arena, p, (size_t)(nl - p),
+			d = log_number(&j->arena, p, (size_t)(nl - p),
 			    "durable");
 			proven = d < 0 || d >= expected;
 		} else if (!found) {
@@ -638,6 +463,64 @@ damaged:
 	    "safely (arc-apply --salvage copies what is readable)", j->path,
 	    (unsigned long long)at);
 	return false;
+}
+
+/* Recorded time never runs backwards: the latest time seen is kept. */
+static void
+note_time(struct journal *j, struct sv t, const struct arc_instant *at)
+{
+	if (t.n >= sizeof(j->latest) || (j->latest[0] != '\0' &&
+	    instant_cmp(&j->latest_t, at) >= 0))
+		return;
+	memcpy(j->latest, t.p, t.n);
+	j->latest[t.n] = '\0';
+	j->latest_t = *at;
+	j->latest_t.fraction = j->latest + (at->fraction - t.p);
+}
+
+const char *
+journal_clock(struct journal *j, const char *now)
+{
+	if (j->latest[0] != '\0' && rfc3339_cmp(j->latest, now) > 0)
+		return j->latest;
+	return now;
+}
+
+/*
+ * One record, found at offset, put into the state: replay and live apply
+ * alike.  False when it is damaged: it does not decode, its seq is not
+ * one more than the last, or the state cannot take it.
+ */
+static bool
+put_line(struct journal *j, const char *line, size_t len, uint64_t offset)
+{
+	struct log_record	 r;
+	struct stored		 seen;
+	uint8_t			 ident[16], content[16];
+	size_t			 i;
+
+	arena_reset(&j->record_arena);
+	if (!log_decode(&j->record_arena, line, len, offset,
+	    state_readers_only(j->st), &r))
+		return false;
+	if (r.header)
+		return true;
+	/* A record missing before this one, or one repeated, is damage. */
+	if (j->check_seq && r.seq != j->seq + 1)
+		return false;
+	j->seq = r.seq;
+	note_time(j, r.at, &r.at_instant);
+	if (!state_put(j->st, &r.put))
+		return false;
+	memset(&seen, 0, sizeof(seen));
+	seen.ident = ident;
+	seen.hash = content;
+	for (i = 0; r.seen != NULL && i < r.seen->n; i++) {
+		if (!log_seen_item(r.seen, i, ident, content, &seen.at))
+			return false;
+		(void)state_put(j->st, &seen);
+	}
+	return true;
 }
 
 enum replayed { REPLAY_OK, REPLAY_BAD, REPLAY_BAD_FRAMED, REPLAY_FAIL };
@@ -658,10 +541,9 @@ replay(struct journal *j, const char *data, size_t n, size_t *used)
 			if (!read_header(j, data, len))
 				return REPLAY_FAIL;
 		} else {
-			framed = j->version != 2 || frame_ok(data + start, len);
+			framed = j->version != 2 || log_frame_ok(data + start, len);
 			if (len > RECORD_MAX || !framed ||
-			    !state_load_record(j->st, &j->arena, data + start,
-			    len, j->offset)) {
+			    !put_line(j, data + start, len, j->offset)) {
 				if (!j->salvage)
 					return framed ? REPLAY_BAD_FRAMED :
 					    REPLAY_BAD;
@@ -757,20 +639,29 @@ load_checkpoint(struct journal *j, uint64_t size)
 		err(EXIT_SYSTEM, "malloc");
 	if (read(fd, data, (size_t)sb.st_size + 1) != sb.st_size)
 		goto done;
-	if ((st = checkpoint_decode(data, (size_t)sb.st_size,
-	    state_readers_only(j->st), &head)) == NULL ||
+	st = state_new(state_readers_only(j->st));
+	if (!checkpoint_decode(st, data, (size_t)sb.st_size, &head) ||
 	    head.dev != (uint64_t)j->dev || head.ino != (uint64_t)j->ino ||
 	    head.first_seq != (uint64_t)first_seq || head.offset > size ||
 	    (line = read_line(j, head.last, head.offset)) == NULL ||
 	    line[head.offset - head.last - 1] != '\n' ||
-	    !frame_ok(line, (size_t)(head.offset - head.last - 1)) ||
+	    !log_frame_ok(line, (size_t)(head.offset - head.last - 1)) ||
 	    crc32c(line, (size_t)(head.offset - head.last)) != head.last_crc ||
-	    frame_number(&j->arena, line, (size_t)(head.offset - head.last -
+	    log_number(&j->arena, line, (size_t)(head.offset - head.last -
 	    1), "seq") != (int64_t)head.seq)
 		goto done;
-	state_adopt(j->st, st);
+	state_free(j->st);
+	j->st = st;
 	st = NULL;
-	state_set_seq(j->st, head.seq, true);
+	j->seq = j->durable = head.seq;
+	j->check_seq = true;
+	j->latest[0] = '\0';
+	if (head.latest[0] != '\0') {
+		struct arc_instant t;
+		if (!rfc3339_parse(head.latest, strlen(head.latest), &t))
+			errx(EXIT_SYSTEM, "internal error: a checkpoint's time");
+		note_time(j, sv_str(head.latest), &t);
+	}
 	j->version = 2;
 	j->first_seq = (uint64_t)first_seq;
 	j->offset = head.offset;
@@ -830,7 +721,8 @@ maybe_checkpoint(struct journal *j)
 	int			 fd;
 
 	if (!j->writable || j->missing || j->salvage || j->version != 2 ||
-	    j->offset < j->checkpoint_floor || j->offset <= j->checkpoint)
+	    j->offset < j->checkpoint_floor || j->offset <= j->checkpoint ||
+	    j->batch.len > 0)
 		return;
 	tail = j->offset - j->checkpoint;
 	if (tail < j->checkpoint_floor / 16 + j->offset / 16 ||
@@ -841,8 +733,9 @@ maybe_checkpoint(struct journal *j)
 	head.ino = (uint64_t)j->ino;
 	head.offset = j->offset;
 	head.first_seq = j->first_seq;
-	head.seq = state_seq(j->st);
+	head.seq = j->seq;
 	head.records = j->records;
+	strlcpy(head.latest, j->latest, sizeof(head.latest));
 	head.last = j->last_start;
 	/* The last record's bytes, so that another in its place is told. */
 	if ((line = read_line(j, head.last, head.offset)) == NULL)
@@ -852,10 +745,7 @@ maybe_checkpoint(struct journal *j)
 	if ((fd = open_temporary(j->path, "checkpoint", &tmp)) == -1)
 		goto done;
 	if (!checkpoint_write(j->st, &head, checkpoint_out, &fd)) {
-		if (fd != -1)
-			(void)close(fd);	/* not now: a batch not yet stored */
-		else
-			warn("%s", tmp);
+		warn("%s", tmp);
 		(void)unlink(tmp);
 		goto done;
 	}
@@ -894,8 +784,11 @@ catch_up(struct journal *j)
 	struct stat	 sb;
 	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE), size, base;
 	uint64_t	 records = j->records;
-	size_t		 maplen, used, window = WINDOW;
-	char		*map;
+	size_t		 used;
+	volatile size_t	 window = WINDOW;
+	/* volatile: read again after a SIGBUS's return to sigsetjmp */
+	char		*volatile map;
+	volatile size_t	 maplen;
 	enum replayed	 r;
 
 	if (fstat(j->fd, &sb) == -1) {
@@ -904,8 +797,17 @@ catch_up(struct journal *j)
 	}
 	size = (uint64_t)sb.st_size;
 	if (j->offset == 0 && !load_checkpoint(j, size))
-		state_expect_bytes(j->st, size);
+		state_reserve(j->st, 0, (size_t)(size / 1024));
 	records = j->records;
+	map = NULL;
+	maplen = 0;
+	if (sigsetjmp(bus_jump, 1) != 0) {
+		if (map != NULL)
+			(void)munmap(map, maplen);
+		warnx("%s: the journal shrank while it was read (rewritten "
+		    "in place?); it cannot be read safely", j->path);
+		return false;
+	}
 	while (j->offset < size) {
 		base = j->offset & ~(page - 1);
 		maplen = size - base < window ? (size_t)(size - base) : window;
@@ -916,9 +818,12 @@ catch_up(struct journal *j)
 			return false;
 		}
 		(void)madvise(map, maplen, MADV_SEQUENTIAL);
+		bus_armed = 1;
 		r = replay(j, map + (j->offset - base),
 		    (size_t)(base + maplen - j->offset), &used);
+		bus_armed = 0;
 		(void)munmap(map, maplen);
+		map = NULL;
 		if (r == REPLAY_FAIL)
 			return false;
 		if (r != REPLAY_OK) {
@@ -965,7 +870,7 @@ catch_up(struct journal *j)
 			    j->path);
 			return false;
 		}
-		state_all_durable(j->st);
+		j->durable = j->seq;
 	}
 	return true;
 }
@@ -1038,31 +943,83 @@ journal_unlock(struct journal *j)
  * failure the file is cut back to where it was, and nothing is reported
  * as stored.
  */
+/*
+ * Where the batch will land: the end of the file, after the header that
+ * an empty file gets first.  Spans get their final offsets as records are
+ * encoded, so that the state never tells the batch from the file.
+ */
+static uint64_t
+batch_base(struct journal *j)
+{
+	struct buf h = { 0 };
+	uint64_t base = j->offset;
+
+	if (base == 0) {
+		log_header(&h, 0);
+		base = h.len;
+		buf_free(&h);
+	}
+	return base;
+}
+
+void
+journal_record(struct journal *j, const char *at, const struct change *ch)
+{
+	struct change		 c = *ch;
+	const struct condition	*old;
+	size_t			 start;
+
+	if (j->batch.len == 0)
+		j->batch_at = batch_base(j);
+	/* A change the consumer makes to a mirrored condition keeps its route. */
+	if (c.route == NULL && c.has_n &&
+	    (old = state_find(j->st, c.n.f[N_KEY])) != NULL)
+		c.route = old->route;
+	start = j->batch.len;
+	log_encode(&j->batch, &j->scratch, j->seq + 1, j->durable, at, &c);
+	/* Put as a replay puts it: what is written is what is kept. */
+	if (!put_line(j, j->batch.p + start, j->batch.len - start - 1,
+	    j->batch_at + start))
+		errx(EXIT_SYSTEM, "internal error: a record that does not "
+		    "read back");
+}
+
+void
+journal_forget(struct journal *j)
+{
+	j->batch.len = 0;
+}
+
+/*
+ * Appends the batch and syncs it: only then may a result be printed.  On
+ * failure the file is cut back to where it was, and nothing is reported
+ * as stored (the command then exits: its state holds the batch).
+ */
 bool
-journal_append(struct journal *j, const struct buf *records)
+journal_append(struct journal *j)
 {
 	struct buf	 h = { 0 };
 	uint64_t	 start = j->offset;
 	const char	*last;
 	int		 saved;
 
-	if (records->len == 0)
+	if (j->batch.len == 0)
 		return true;
 	if (j->offset == 0) {	/* an empty file: the header first */
-		header_line(&h, 0);
+		log_header(&h, 0);
 		j->version = 2;
 	}
 	if (lseek(j->fd, (off_t)start, SEEK_SET) == -1 ||
 	    !write_all(j->fd, h.p, h.len) ||
-	    !write_all(j->fd, records->p, records->len) ||
+	    !write_all(j->fd, j->batch.p, j->batch.len) ||
 	    fdatasync(j->fd) == -1)
 		goto fail;
-	last = memrchr(records->p, '\n', records->len - 1);
+	last = memrchr(j->batch.p, '\n', j->batch.len - 1);
 	j->last_start = start + h.len + (last != NULL ?
-	    (uint64_t)(last - records->p) + 1 : 0);
-	j->offset = start + h.len + records->len;
-	state_batch_stored(j->st, start + h.len);
-	state_all_durable(j->st);
+	    (uint64_t)(last - j->batch.p) + 1 : 0);
+	j->offset = start + h.len + j->batch.len;
+	j->durable = j->seq;
+	j->batch.len = 0;
 	buf_free(&h);
 	return true;
 fail:
@@ -1072,6 +1029,77 @@ fail:
 	warn("%s: cannot store records", j->path);
 	buf_free(&h);
 	return false;
+}
+
+/* ---- reading a stored record ---- */
+
+/* Reads len bytes at off of the journal, or of the batch past its end. */
+static void
+read_at(struct journal *j, char *to, size_t len, uint64_t off)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	if (j->batch.len > 0 && off >= j->batch_at) {
+		if (off - j->batch_at + len > j->batch.len)
+			errx(EXIT_SYSTEM, "internal error: a span past the "
+			    "batch");
+		memcpy(to, j->batch.p + (off - j->batch_at), len);
+		return;
+	}
+	while (got < len) {
+		n = pread(j->fd, to + got, len - got, (off_t)(off + got));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			errx(EXIT_SYSTEM, "%s: the journal changed under us "
+			    "(reading byte %llu); it cannot be read safely",
+			    j->path, (unsigned long long)off);
+		got += (size_t)n;
+	}
+}
+
+const char *
+journal_text(struct journal *j, struct arena *a, const struct condition *c,
+    bool interaction)
+{
+	const struct span	*sp = interaction ? &c->interaction :
+	    &c->notification;
+	char			*t, *line;
+
+	if (sp->len == 0)
+		return NULL;
+	t = arena_alloc(a, (size_t)sp->len + 1);
+	if (sp->unchecked) {
+		/* A checkpoint's: its record's checksum, before any use. */
+		line = arena_alloc(a, (size_t)sp->line_len);
+		read_at(j, line, sp->line_len, sp->line);
+		if (!log_frame_ok(line, sp->line_len))
+			errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
+			    j->path, (unsigned long long)sp->line);
+		memcpy(t, line + (sp->off - sp->line), sp->len);
+	} else {
+		read_at(j, t, sp->len, sp->off);
+	}
+	t[sp->len] = '\0';
+	return t;
+}
+
+const char *
+journal_rec(struct journal *j, struct arena *a, const struct condition *c,
+    bool interaction, struct rec *r)
+{
+	const struct span	*sp = interaction ? &c->interaction :
+	    &c->notification;
+	const char		*t = journal_text(j, a, c, interaction);
+
+	if (t == NULL)
+		errx(EXIT_SYSTEM, "internal error: a condition without its %s",
+		    interaction ? "question" : "notification");
+	if (!rec_parse(a, t, interaction, r))
+		errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu (its text "
+		    "does not parse)", j->path, (unsigned long long)sp->off);
+	return t;
 }
 
 /* ---- compaction, archive segments, salvage ---- */
@@ -1101,14 +1129,82 @@ sink_write(struct buf *b, void *arg)
 	return true;
 }
 
+#define FLUSH_AT	(1024 * 1024)
+
+/* A kept record's text, from the map of the old file when it can. */
+static struct sv
+kept_text(struct journal *j, const char *map, const struct condition *c,
+    bool interaction)
+{
+	const struct span *sp = interaction ? &c->interaction :
+	    &c->notification;
+
+	if (map != NULL && sp->line + sp->line_len <= j->offset) {
+		if (sp->unchecked && !log_frame_ok(map + sp->line,
+		    sp->line_len))
+			errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
+			    j->path, (unsigned long long)sp->line);
+		return (struct sv){ map + sp->off, sp->len };
+	}
+	return sv_str(journal_text(j, &j->arena, c, interaction));
+}
+
+/*
+ * Writes, after a header, what the state keeps: every condition not
+ * retired, one record each, then the events seen within the window, 512
+ * a record; numbered on from the last record, and each as durable as the
+ * whole file will be when it is renamed into place.
+ */
+static bool
+write_kept(struct journal *j, const char *map, struct sink *s,
+    const char *now, int64_t retain, int64_t window, struct buf *out)
+{
+	const char		*at = journal_clock(j, now);
+	const struct condition	*c;
+	uint64_t		 durable = j->seq;
+	int64_t			 since = instant_seconds(now) - window, when;
+	uint8_t			 ident[16], content[16];
+	size_t			 i, start = 0, in_record = 0;
+
+	log_header(out, j->seq);
+	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i)) {
+		if (c->notification.len == 0 ||
+		    condition_retired(c, now, retain))
+			continue;
+		arena_reset(&j->arena);
+		log_encode_kept(out, ++j->seq, durable, at, c,
+		    kept_text(j, map, c, false), c->interaction.len > 0 ?
+		    kept_text(j, map, c, true) : (struct sv){ NULL, 0 });
+		if (out->len >= FLUSH_AT) {
+			if (!sink_write(out, s))
+				return false;
+			out->len = 0;
+		}
+	}
+	i = 0;
+	while (state_next_seen(j->st, &i, ident, content, &when)) {
+		if (when < since)
+			continue;
+		log_encode_seen(out, &start, &in_record, in_record == 0 ?
+		    ++j->seq : j->seq, durable, at, ident, content, when);
+		if (in_record == 512)
+			log_encode_seen_end(out, start, &in_record);
+		if (in_record == 0 && out->len >= FLUSH_AT) {
+			if (!sink_write(out, s))
+				return false;
+			out->len = 0;
+		}
+	}
+	log_encode_seen_end(out, start, &in_record);
+	return sink_write(out, s);
+}
+
 /* Writes the state's live records to fd, a header first, and syncs them. */
 static bool
 write_live(struct journal *j, int fd, const char *path, const char *now,
     int64_t retain, int64_t window)
 {
 	struct sink		 s = { fd, path, NULL, 0 };
-	struct compaction	 cp = { now, state_clock(j->st, now), retain,
-	    window, sink_write, &s, NULL, 0 };
 	struct buf		 out = { 0 };
 	void			*map = MAP_FAILED;
 	bool			 ok;
@@ -1117,13 +1213,11 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
 	if (j->offset > 0 && j->offset <= SIZE_MAX &&
 	    (map = mmap(NULL, (size_t)j->offset, PROT_READ, MAP_PRIVATE, j->fd,
 	    0)) != MAP_FAILED) {
-		cp.map = map;
-		cp.maplen = j->offset;
 		s.map = map;
 		s.maplen = (size_t)j->offset;
 	}
-	header_line(&out, state_seq(j->st));
-	ok = state_compact(j->st, &j->arena, &cp, &out);
+	ok = write_kept(j, map != MAP_FAILED ? map : NULL, &s, now, retain,
+	    window, &out);
 	if (map != MAP_FAILED)
 		(void)munmap(map, (size_t)j->offset);
 	if (ok && fsync(fd) == -1) {
@@ -1200,7 +1294,7 @@ compact_locked(struct journal *j, const char *now)
 	char		*tmp;
 	int		 fd;
 	bool		 ok = false;
-	uint64_t	 last = state_seq(j->st);
+	uint64_t	 last = j->seq;
 
 	if ((fd = open_temporary(j->path, "compact", &tmp)) == -1)
 		goto done;
@@ -1236,7 +1330,8 @@ fail:
 	(void)close(fd);
 	(void)unlink(tmp);
 	/* The journal goes on as it was: its next record follows its last. */
-	state_set_seq(j->st, last, j->version == 2);
+	j->seq = j->durable = last;
+	j->check_seq = j->version == 2;
 done:
 	free(tmp);
 	return ok;
@@ -1306,8 +1401,7 @@ journal_salvage(struct journal *j, const char *to)
 	j->salvage = true;
 	/* A writer's state: the events seen are salvaged too. */
 	state_free(j->st);
-	j->st = state_new();
-	state_set_file(j->st, j->fd);
+	j->st = state_new(false);
 	if (!journal_lock(j, false))
 		return false;
 	if (!make_parents(to) || !folder_ours(to))

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include "arc.h"
+#include "arcrecord.h"
 #include "arcstate.h"
 
 struct journal {
@@ -49,6 +50,16 @@ struct journal {
 	/* The checkpoint: what it covers, and from what size one is kept. */
 	uint64_t	 checkpoint, checkpoint_floor;
 	uint64_t	 last_start;	/* the last record replayed or written */
+	/* The sequence, durability and recorded time, as the file has them. */
+	uint64_t	 seq;		/* of the last record */
+	uint64_t	 durable;	/* records up to it are synced */
+	bool		 check_seq;	/* each record's seq is one more */
+	char		 latest[64];	/* the latest recorded time */
+	struct arc_instant latest_t;	/* the same, parsed */
+	/* The batch: records not yet on disk, to land at offset (+ header). */
+	struct buf	 batch, scratch;
+	uint64_t	 batch_at;	/* where the batch's first byte lands */
+	struct arena	 record_arena;	/* a record decoded as it is put */
 };
 
 char	*journal_default_path(const char *);
@@ -56,7 +67,31 @@ bool	 journal_open(struct journal *, const char *path, bool writable);
 void	 journal_close(struct journal *);
 bool	 journal_lock(struct journal *, bool exclusive);
 void	 journal_unlock(struct journal *);
-bool	 journal_append(struct journal *, const struct buf *);
+/* Whether there is a journal at path (a reader's "nothing yet"). */
+bool	 journal_exists(const char *path);
+/* The time of a change: now, unless the journal has recorded later. */
+const char *journal_clock(struct journal *, const char *now);
+/*
+ * A change as a record in the batch, put into the state the way a replay
+ * puts it; under the exclusive lock.  journal_append() stores the batch.
+ */
+void	 journal_record(struct journal *, const char *at,
+	    const struct change *);
+/* Stores the batch and syncs it: only then may a result be printed. */
+bool	 journal_append(struct journal *);
+/* Forgets a batch that will not be stored (a rejected whole). */
+void	 journal_forget(struct journal *);
+/*
+ * The one checked reader of a stored record: a condition's notification
+ * or question as text in the arena, or NULL when it has none; a record a
+ * checkpoint gave is checked (its CRC) first.  Damage, or a journal that
+ * shrank under us: exit 3, naming the byte.
+ */
+const char *journal_text(struct journal *, struct arena *,
+	    const struct condition *, bool interaction);
+/* The same, parsed; the caller knows the condition has that part. */
+const char *journal_rec(struct journal *, struct arena *,
+	    const struct condition *, bool interaction, struct rec *);
 bool	 journal_compact(struct journal *, const char *now);
 /* After a writer's results are out: compacts if the journal has earned it. */
 bool	 journal_maintain(struct journal *, const char *now);

@@ -144,26 +144,3 @@ line_blank(const char *s, size_t n)
 			return false;
 	return true;
 }
-
-void
-diag_safe(struct buf *b, const char *s, size_t n)
-{
-	term_safe(b, s, n);
-}
-
-void
-diag_problem(const char *name, uint64_t line, const struct problem *p)
-{
-	struct buf b = { 0 };
-
-	buf_printf(&b, "%s: ", getprogname());
-	diag_safe(&b, name, strlen(name));
-	buf_printf(&b, ":%llu: ", (unsigned long long)line);
-	if (p->path != NULL && p->path[0] != '\0') {	/* not the whole line */
-		diag_safe(&b, p->path, strlen(p->path));
-		buf_puts(&b, ": ");
-	}
-	buf_printf(&b, "%s\n", p->message);
-	(void)fwrite(b.p, 1, b.len, stderr);
-	buf_free(&b);
-}

@@ -8,7 +8,17 @@
 #include <string.h>
 
 #include "arc.h"
-#include "arccmd.h"
+
+/*
+ * Each program's main, one a file named after its man page (arc-apply.c,
+ * ...), as s6 names s6-svc.c; declared here, the one file that calls them.
+ */
+int	validate_main(int, char **);
+int	apply_main(int, char **);
+int	status_main(int, char **);
+int	wait_main(int, char **);
+int	answer_main(int, char **);
+int	emit_main(int, char **);
 
 static const struct command {
 	const char	*name;

@@ -19,7 +19,13 @@
 #include <string.h>
 
 #include "arc.h"
+#include "arcproblem.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcrules.h"
+#include "arcjournal.h"
 #include "arccmd.h"
+#include "arcmirror.h"
 
 /* A mirror line holds two records of an event: each may escape it 6-fold. */
 #define MIRROR_LINE_MAX	(16 * ARC_LINE_MAX)
@@ -44,8 +50,11 @@ mirror_line(struct applier *ap, const char *route, const char *name,
 {
 	struct jparse_error	 e;
 	struct jval		*v;
-	const char		*why = NULL;
+	struct current		 cur;
+	struct change		 ch;
+	const char		*why = NULL, *now;
 	enum arc_code		 code = ARC_INVALID;
+	bool			 changed;
 
 	arena_reset(&ap->arena);
 	v = json_parse(&ap->arena, line, len, &e);
@@ -54,23 +63,25 @@ mirror_line(struct applier *ap, const char *route, const char *name,
 	else if (!journal_lock(&ap->j, true))
 		errx(EXIT_SYSTEM, "nothing was mirrored");
 	else {
-		code = state_mirror(ap->j.st, &ap->arena, v, arc_now(), route,
-		    &ap->records, &why);
+		current_of(&ap->j, &ap->arena, mirror_key(v), &cur);
+		now = journal_clock(&ap->j, arc_now());
+		code = rules_mirror(&ap->arena, v, &cur, now, route, &ch,
+		    &changed, &why);
+		if (code == ARC_OK && changed)
+			journal_record(&ap->j, now, &ch);
 		if (code == ARC_OK && !applier_commit(ap))
 			errx(EXIT_SYSTEM, "the mirror was not updated");
 		journal_unlock(&ap->j);
-		ap->records.len = 0;
 	}
 	if (why == NULL) {
 		buf_printf(&ap->out, "{\"line\":%llu,\"status\":200}\n",
 		    (unsigned long long)lineno);
 	} else {
 		struct buf d = { 0 }, k = { 0 };
-		buf_printf(&ap->out, "{\"line\":%llu,\"status\":%d,\"error\":"
-		    "{\"code\":\"%s\",\"message\":", (unsigned long long)lineno,
-		    arc_code_status(code), arc_code_name(code));
-		buf_json_cstr(&ap->out, why);
-		buf_puts(&ap->out, "}}\n");
+		buf_printf(&ap->out, "{\"line\":%llu,\"status\":%d,",
+		    (unsigned long long)lineno, arc_code_status(code));
+		error_object(&ap->out, code, why, NULL, NULL);
+		buf_puts(&ap->out, "}\n");
 		if (!ap->quiet) {
 			diag_safe(&d, name, strlen(name));
 			if (v != NULL && v->type == J_OBJECT)

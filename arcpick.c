@@ -18,9 +18,14 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcterm.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
+#include "arccmd.h"
+#include "arcwords.h"
 #include "arcbind.h"
 #include "arcpick.h"
-#include "arcshell.h"
 
 struct person {
 	struct tty	 tty;
@@ -47,35 +52,6 @@ on_signal(int sig)
 
 /* ---- time ---- */
 
-/* A record's instant as a C string (instants are short). */
-static const char *
-instant(char out[64], struct sv v)
-{
-	if (v.p == NULL || v.n >= 64)
-		return NULL;
-	memcpy(out, v.p, v.n);
-	out[v.n] = '\0';
-	return out;
-}
-
-bool
-question_open(const struct rec *q, const char *now)
-{
-	char t[64];
-
-	return sv_is(q->f[I_STATUS], "pending") &&
-	    instant(t, q->f[I_EXPIRES_AT]) != NULL &&
-	    rfc3339_ms_between(now, t) > 0;
-}
-
-enum qstatus
-question_status(const struct rec *q, const char *now)
-{
-	enum qstatus st = qstatus_of(q->f[I_STATUS]);
-
-	return st == Q_PENDING && !question_open(q, now) ? Q_EXPIRED : st;
-}
-
 /* "43m 12s", "2h 05m", "3d 04h": a countdown that moves every second. */
 static void
 countdown(struct buf *b, int64_t ms)
@@ -96,18 +72,6 @@ countdown(struct buf *b, int64_t ms)
 }
 
 /* ---- choices ---- */
-
-const struct jval *
-question_choices(struct arena *a, const struct rec *q)
-{
-	struct jparse_error	 e;
-	const struct jval	*v;
-
-	if (q->f[I_CHOICES].p == NULL)
-		return NULL;
-	v = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
-	return v != NULL && v->type == J_ARRAY ? v : NULL;
-}
 
 /* ---- the session: terminal, signals, the journal watched ---- */
 
@@ -130,7 +94,7 @@ person_start(struct journal *j)
 		return NULL;
 	}
 	p->j = j;
-	p->watch = journal_watch(j->path);
+	p->watch = folder_watch(j->path);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll(2) wakes */
 	(void)sigemptyset(&sa.sa_mask);
@@ -194,7 +158,7 @@ person_wait(struct person *p, int64_t ms)
 	if (n == -1)
 		return WAKE_SIGNAL;	/* EINTR: a signal's flag is set */
 	if (p->watch != -1 && pfd[1].revents != 0)
-		(void)journal_watch_read(p->watch, NULL);
+		(void)folder_watch_read(p->watch, NULL);
 	return pfd[0].revents != 0 ? WAKE_KEY : WAKE_TICK;
 }
 
@@ -247,7 +211,7 @@ struct item {
 };
 
 struct items {
-	struct state	*st;
+	struct journal	*j;
 	struct arena	*arena;
 	const char	*now;
 	struct item	*v;
@@ -273,8 +237,8 @@ collect(const struct condition *c, void *arg)
 	i->key = c->key;
 	i->priority = c->priority;
 	i->expires = c->expires_at;
-	if ((nt = condition_text(it->st, it->arena, c, false)) == NULL ||
-	    (qt = condition_text(it->st, it->arena, c, true)) == NULL ||
+	if ((nt = journal_text(it->j, it->arena, c, false)) == NULL ||
+	    (qt = journal_text(it->j, it->arena, c, true)) == NULL ||
 	    !rec_parse(it->arena, nt, false, &i->n) ||
 	    !rec_parse(it->arena, qt, true, &i->q))
 		return;
@@ -415,11 +379,13 @@ picked(struct person *p, const struct items *it, char **key)
 enum asked
 person_pick(struct person *p, char **key)
 {
-	struct items	 it = { 0 };
-	enum asked	 r = ASKED_LEFT;
-	enum tty_key	 k;
-	char		 prompt[96];
-	int		 how;
+	struct items		 it = { 0 };
+	const struct condition	*c;
+	enum asked		 r = ASKED_LEFT;
+	enum tty_key		 k;
+	char			 prompt[96];
+	size_t			 at;
+	int			 how;
 
 	*key = NULL;
 	for (;;) {
@@ -429,11 +395,12 @@ person_pick(struct person *p, char **key)
 		}
 		arena_reset(&p->scratch);
 		it.n = 0;
-		it.st = p->j->st;
+		it.j = p->j;
 		it.arena = &p->scratch;
 		it.now = arc_now_advancing();
-		if (it.st != NULL)
-			state_foreach(it.st, collect, &it);
+		for (c = state_first(p->j->st, &at); c != NULL;
+		    c = state_next(p->j->st, &at))
+			collect(c, &it);
 		if (it.n > 1)
 			qsort(it.v, it.n, sizeof(*it.v), by_urgency);
 		if (it.n == 0)
@@ -501,7 +468,7 @@ show_question(struct person *p, const char *key, const struct rec *q,
 		buf_puts(&b, "\nThe question changed while it was open here. "
 		    "This is it now:\n");
 	buf_putc(&b, '\n');
-	if (c != NULL && (nt = condition_text(p->j->st, &p->arena, c,
+	if (c != NULL && (nt = journal_text(p->j, &p->arena, c,
 	    false)) != NULL && rec_parse(&p->arena, nt, false, &n)) {
 		buf_printf(&b, "[%s] ", priority_name(c->priority));
 		who = n.f[N_AGENT_NAME].p != NULL ? n.f[N_AGENT_NAME] :
@@ -604,18 +571,6 @@ accept(struct person *p, const struct jval *choices, size_t max,
 	return true;
 }
 
-/* Why there is no question to answer under key, in words. */
-void
-no_question_words(struct buf *why, struct journal *j, const char *key)
-{
-	struct condition *c = j->st ? state_lookup(j->st, key) : NULL;
-
-	if (c != NULL && c->interaction.len == 0)
-		buf_puts(why, "a notice, with no question to answer");
-	else
-		buf_puts(why, "no question under this key");
-}
-
 static void
 not_open_words(struct person *p, const char *key, const struct question *qn,
     const char *now, bool while_open, struct buf *why)
@@ -623,7 +578,7 @@ not_open_words(struct person *p, const char *key, const struct question *qn,
 	term_safe(why, key, strlen(key));
 	buf_puts(why, ": ");
 	if (!qn->found) {
-		no_question_words(why, p->j, key);
+		no_question_words(why, p->j->st, key);
 		return;
 	}
 	question_words(why, &qn->q, question_status(&qn->q, now), now);

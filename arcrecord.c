@@ -1,14 +1,14 @@
 /*
  * The records: the notification and interaction records of arc(7), as
  * field tables, and their two JSON forms (the full one printed, the
- * journal's without nulls).  Also the string views the records are made of.
+ * journal's without nulls); and the one judge of a question's state.
  */
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
-#include "arcstate.h"
+#include "arcrecord.h"
 
 enum fkind { F_STR, F_RAW, F_RAW_OMIT_NULL };
 struct fdesc {
@@ -38,69 +38,6 @@ static const struct fdesc interaction_fields[I_FIELDS] = {
 	{ "updated_at", F_STR, 10 }, { "answered_at", F_STR, 11 },
 	{ "response", F_RAW, 8 },
 };
-
-struct sv
-sv_str(const char *s)
-{
-	struct sv v = { s, s ? strlen(s) : 0 };
-	return v;
-}
-
-struct sv
-sv_json(const struct jval *v)
-{
-	struct sv out = { NULL, 0 };
-
-	if (v != NULL && v->type == J_STRING) {
-		out.p = v->s;
-		out.n = v->len;
-	}
-	return out;
-}
-
-bool
-sv_eq(struct sv a, const char *b)
-{
-	return a.p != NULL && a.n == strlen(b) && memcmp(a.p, b, a.n) == 0;
-}
-
-bool
-sv_same(struct sv a, struct sv b)
-{
-	if (a.p == NULL || b.p == NULL)
-		return a.p == b.p;
-	return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
-}
-
-/* A NUL-terminated copy in the arena, for what C strings must carry. */
-const char *
-sv_cstr(struct arena *a, struct sv v)
-{
-	char *s = arena_alloc(a, v.n + 1);
-
-	memcpy(s, v.p, v.n);
-	s[v.n] = '\0';
-	return s;
-}
-
-const char *
-sv_cstr_of(struct arena *a, struct sv v)
-{
-	return v.p == NULL ? "" : sv_cstr(a, v);
-}
-
-struct sv
-sv_buf(struct arena *a, const struct buf *b)
-{
-	struct sv v;
-	char *s = arena_alloc(a, b->len + 1);
-
-	memcpy(s, b->p, b->len);
-	s[b->len] = '\0';
-	v.p = s;
-	v.n = b->len;
-	return v;
-}
 
 static const struct fdesc *
 fields_of(bool interaction, size_t *n)
@@ -295,129 +232,72 @@ index_of(struct record_index *ix, const struct rec *n, size_t nlen,
 	}
 }
 
-/*
- * {"key":K,"notification":[LENGTH,ID,STATUS,PRIORITY],
- *  "interaction":[LENGTH,STATUS(,EXPIRES_AT)]}, each part if the record
- * has it; a question's deadline only while it is pending.
- */
-void
-index_write(struct buf *b, const struct record_index *ix)
+const struct jval *
+question_choices(struct arena *a, const struct rec *q)
 {
-	buf_puts(b, "{\"key\":");
-	buf_json_str(b, ix->key.p, ix->key.n);
-	if (ix->nlen > 0) {
-		buf_printf(b, ",\"notification\":[%lu,", (unsigned long)ix->nlen);
-		buf_json_str(b, ix->notification_id.p, ix->notification_id.n);
-		buf_printf(b, ",\"%s\",\"%s\"]", ix->active ? "active" :
-		    "resolved", priority_name(ix->priority));
+	struct jparse_error	 e;
+	const struct jval	*v;
+
+	if (q->f[I_CHOICES].p == NULL)
+		return NULL;
+	v = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
+	return v != NULL && v->type == J_ARRAY ? v : NULL;
+}
+
+/* ---- the one judge of a question's state at an instant ---- */
+
+int64_t
+instant_seconds(const char *s)
+{
+	struct arc_instant t;
+
+	return s != NULL && rfc3339_parse(s, strlen(s), &t) ? t.seconds : 0;
+}
+
+/* The seconds of now, parsed once for the run of calls that share it. */
+static int64_t
+now_seconds(const char *now)
+{
+	static char	 last[64];
+	static int64_t	 seconds;
+
+	if (strcmp(now, last) != 0) {
+		seconds = instant_seconds(now);
+		(void)strlcpy(last, now, sizeof(last));
 	}
-	if (ix->qlen > 0) {
-		buf_printf(b, ",\"interaction\":[%lu,\"%s\"",
-		    (unsigned long)ix->qlen, qstatus_name(ix->qstatus));
-		if (ix->expires_at.p != NULL) {
-			buf_putc(b, ',');
-			buf_json_str(b, ix->expires_at.p, ix->expires_at.n);
-		}
-		buf_putc(b, ']');
-	}
-	buf_putc(b, '}');
+	return seconds;
 }
 
-/* A part's length: from 2, the least object, to 2^32 - 1. */
-static bool
-index_length(struct jcursor *cur, uint32_t *out)
+enum qstatus
+question_state(enum qstatus recorded, const char *expires_at, int64_t due,
+    const char *now)
 {
-	int64_t n;
+	int64_t at;
 
-	if (json_cursor_item(cur) != 1 || !json_cursor_integer(cur, &n) ||
-	    n < 2 || n > (int64_t)UINT32_MAX)
-		return false;
-	*out = (uint32_t)n;
-	return true;
+	if (recorded != Q_PENDING || expires_at == NULL)
+		return recorded;
+	at = now_seconds(now);
+	if (due != at)
+		return due < at ? Q_EXPIRED : Q_PENDING;
+	return rfc3339_cmp(expires_at, now) <= 0 ? Q_EXPIRED : Q_PENDING;
 }
 
-static bool
-index_string(struct jcursor *cur, struct sv *out)
+enum qstatus
+question_status(const struct rec *q, const char *now)
 {
-	return json_cursor_item(cur) == 1 &&
-	    json_cursor_string(cur, &out->p, &out->n);
+	struct sv	 e = q->f[I_EXPIRES_AT];
+	char		 expires[64];	/* an instant is short, or invalid */
+
+	if (e.p == NULL || e.n >= sizeof(expires))
+		return qstatus_of(q->f[I_STATUS]);
+	memcpy(expires, e.p, e.n);
+	expires[e.n] = '\0';
+	return question_state(qstatus_of(q->f[I_STATUS]), expires,
+	    instant_seconds(expires), now);
 }
 
-/* [LENGTH,ID,STATUS,PRIORITY] */
-static bool
-index_notification(struct jcursor *cur, struct record_index *ix)
-{
-	struct jcursor	a;
-	struct sv	status, priority;
-	size_t		i;
-
-	json_cursor_enter(cur, &a);
-	if (!index_length(&a, &ix->nlen) ||
-	    !index_string(&a, &ix->notification_id) ||
-	    !index_string(&a, &status) || !index_string(&a, &priority) ||
-	    json_cursor_item(&a) != 0)
-		return false;
-	json_cursor_leave(cur, &a);
-	if (!sv_eq(status, "active") && !sv_eq(status, "resolved"))
-		return false;
-	ix->active = sv_eq(status, "active");
-	for (i = P_LOW; i <= P_CRITICAL; i++)
-		if (sv_eq(priority, priority_name(i)))
-			break;
-	ix->priority = (enum priority)i;
-	return i <= P_CRITICAL;
-}
-
-/* [LENGTH,STATUS] or, pending, [LENGTH,"pending",EXPIRES_AT] */
-static bool
-index_interaction(struct jcursor *cur, struct record_index *ix)
-{
-	struct jcursor		a;
-	struct sv		status;
-	struct arc_instant	t;
-
-	json_cursor_enter(cur, &a);
-	if (!index_length(&a, &ix->qlen) || !index_string(&a, &status) ||
-	    (ix->qstatus = qstatus_of(status)) == Q_NONE)
-		return false;
-	/* A pending question's deadline, parsed: it is relied on. */
-	if (ix->qstatus == Q_PENDING) {
-		if (!index_string(&a, &ix->expires_at) ||
-		    !rfc3339_parse(ix->expires_at.p, ix->expires_at.n, &t))
-			return false;
-		ix->due = t.seconds;
-	}
-	if (json_cursor_item(&a) != 0)
-		return false;
-	json_cursor_leave(cur, &a);
-	return true;
-}
-
-/* As index_write writes it, at the cursor, or false: the record is damaged. */
 bool
-index_read(struct jcursor *cur, struct record_index *ix)
+question_open(const struct rec *q, const char *now)
 {
-	struct jcursor	 o;
-	const char	*name;
-	size_t		 len;
-	int		 more;
-	bool		 ok;
-
-	memset(ix, 0, sizeof(*ix));
-	json_cursor_enter(cur, &o);
-	while ((more = json_cursor_name(&o, &name, &len)) == 1) {
-		if (len == 3 && memcmp(name, "key", 3) == 0)
-			ok = ix->key.p == NULL &&
-			    json_cursor_string(&o, &ix->key.p, &ix->key.n);
-		else if (len == 12 && memcmp(name, "notification", 12) == 0)
-			ok = ix->nlen == 0 && index_notification(&o, ix);
-		else if (len == 11 && memcmp(name, "interaction", 11) == 0)
-			ok = ix->qlen == 0 && index_interaction(&o, ix);
-		else
-			ok = json_cursor_skip(&o);	/* a newer writer's */
-		if (!ok)
-			return false;
-	}
-	json_cursor_leave(cur, &o);
-	return more == 0 && ix->key.p != NULL && (ix->nlen > 0 || ix->qlen > 0);
+	return question_status(q, now) == Q_PENDING;
 }

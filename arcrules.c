@@ -4,9 +4,10 @@
  * updated replace what a person sees, a question's answer specification
  * carrying over; resolved withdraws its question), the answer rules in the
  * spec's order (first valid answer wins, not open, digest, nonce, the
- * answer's shape), idempotent retries, lazy expiry, and a person's
- * dismissal.  The conditions themselves, and the records that carry each
- * change to the journal, are arcstate.c's.
+ * answer's shape), idempotent retries, lazy expiry, a person's
+ * dismissal, and a mirror's adoption of another host's conditions.
+ * Stored records in, a change and a verdict out: what a result line says
+ * is arcfilter.c's to write, and the journal writes the change.
  */
 #include <err.h>
 #include <stdio.h>
@@ -14,6 +15,9 @@
 #include <string.h>
 
 #include "arc.h"
+#include "arcproblem.h"
+#include "arcvalidate.h"
+#include "arcrecord.h"
 #include "arcstate.h"
 #include "arcrules.h"
 
@@ -300,7 +304,7 @@ question_digest(struct arena *a, struct sv key, struct sv kind,
  * its notification.  A broker that rewrites what a person reads cannot
  * keep the digest and nonce of the question they would be answering.
  */
-bool
+static bool
 mirror_question_holds(struct arena *a, const struct rec *n,
     const struct rec *q)
 {
@@ -394,28 +398,14 @@ settle_expiry(struct rec *q, const char *clock, const char *now)
 }
 
 static void
-reject(struct applied *res, struct buf *body, struct sv key,
-    enum arc_code code, const char *path, const char *state,
-    const char *message)
+reject(struct verdict *v, enum arc_code code, const char *path,
+    const char *state, const char *message)
 {
-	res->code = code;
-	res->path = path;
-	res->status = arc_code_status(code);
-	res->state = state;
-	strlcpy(res->message, message, sizeof(res->message));
-	buf_puts(body, "\"key\":");
-	buf_json_str(body, key.p, key.n);
-	buf_puts(body, ",\"error\":{\"code\":");
-	buf_json_cstr(body, arc_code_name(code));
-	buf_puts(body, ",\"message\":");
-	buf_json_cstr(body, message);
-	buf_puts(body, ",\"path\":");
-	buf_json_cstr(body, path);
-	if (state != NULL) {
-		buf_puts(body, ",\"state\":");
-		buf_json_cstr(body, state);
-	}
-	buf_putc(body, '}');
+	v->code = code;
+	v->path = path;
+	v->status = arc_code_status(code);
+	v->state = state;
+	strlcpy(v->message, message, sizeof(v->message));
 }
 
 /* created on an active condition, or updated: replace what is shown. */
@@ -552,9 +542,9 @@ answer_shape_problem(struct arena *a, const struct rec *q,
 
 /* The six answer rules of ARC 0.2, in their order. */
 static void
-answer(struct arena *a, const struct event *ev, struct condition *c,
+answer(struct arena *a, const struct event *ev, const struct condition *c,
     struct rec *n, struct rec *q, bool has_q, const char *now,
-    struct change *ch, struct buf *body, struct applied *res)
+    struct change *ch, struct verdict *res)
 {
 	const struct jval	*r = ev->response;
 	struct sv		 nonce = sv_json(json_get(r, "nonce"));
@@ -564,7 +554,7 @@ answer(struct arena *a, const struct event *ev, struct condition *c,
 	const struct jval	*v;
 
 	if (c == NULL || !has_q) {
-		reject(res, body, ev->key, ARC_NOT_FOUND, "/request/key", NULL,
+		reject(res, ARC_NOT_FOUND, "/request/key", NULL,
 		    "no question under this key");
 		return;
 	}
@@ -574,31 +564,31 @@ answer(struct arena *a, const struct event *ev, struct condition *c,
 			res->replayed = true;
 			return;
 		}
-		reject(res, body, ev->key, ARC_CONFLICT,
+		reject(res, ARC_CONFLICT,
 		    "/response/response_id", NULL,
 		    "the question is already answered");
 		return;
 	}
 	if (!sv_eq(q->f[I_STATUS], "pending")) {
-		reject(res, body, ev->key, ARC_NOT_OPEN, "/request/key",
+		reject(res, ARC_NOT_OPEN, "/request/key",
 		    sv_cstr(a, q->f[I_STATUS]), "the question is not open");
 		return;
 	}
 	if (!sv_same(digest, q->f[I_DIGEST])) {
-		reject(res, body, ev->key, ARC_DIGEST_MISMATCH,
+		reject(res, ARC_DIGEST_MISMATCH,
 		    "/response/digest", NULL,
 		    "the answer is for a question that has since changed");
 		return;
 	}
 	if (nonce.p == NULL || !secret_equal(nonce.p, nonce.n,
 	    q->f[I_NONCE].p, q->f[I_NONCE].n)) {
-		reject(res, body, ev->key, ARC_NONCE_MISMATCH,
+		reject(res, ARC_NONCE_MISMATCH,
 		    "/response/nonce", NULL,
 		    "the answer does not carry the question's nonce");
 		return;
 	}
 	if ((problem = answer_shape_problem(a, q, r)) != NULL) {
-		reject(res, body, ev->key, ARC_INVALID_ANSWER,
+		reject(res, ARC_INVALID_ANSWER,
 		    json_get(r, "text") ? "/response/text" :
 		    "/response/choice_id", NULL, problem);
 		return;
@@ -641,119 +631,97 @@ answer(struct arena *a, const struct event *ev, struct condition *c,
 }
 
 void
-state_apply(struct state *st, struct arena *a, const struct jval *root,
-    const char *now, struct buf *records, struct buf *body,
-    struct applied *res)
+rules_apply(struct state *st, struct arena *a, const struct jval *root,
+    const struct current *cur, const char *clock, const char *now,
+    struct change *ch, struct verdict *res)
 {
 	struct event		 ev;
-	struct condition	*c;
-	struct rec		 n, q;
-	struct change		 ch;
+	const struct condition	*c = cur->c;
+	struct rec		 n = cur->n, q = cur->q;
 	enum seen_as		 seen;
-	bool			 has_n = false, has_q = false;
+	bool			 has_n = cur->has_n, has_q = cur->has_q;
 	uint8_t			 ident[16], content[16];
 
 	memset(res, 0, sizeof(*res));
-	memset(&ch, 0, sizeof(ch));
+	memset(ch, 0, sizeof(*ch));
 	event_read(a, root, &ev);
-	ev.clock = now;
-	now = state_clock(st, now);
+	ev.clock = clock;
 	hex_bytes(ev.ident, ident, 16);
 	hex_bytes(ev.hash, content, 16);
-	c = state_find(st, ev.key);
 
 	/* The same sender and event_id: a retry, or a reused id. */
 	if ((seen = state_seen(st, ident, content)) != SEEN_NONE) {
 		if (seen == SEEN_OTHER) {
-			reject(res, body, ev.key, ARC_CONFLICT, "/event_id",
-			    NULL, "event_id was already used for a different "
-			    "event");
+			reject(res, ARC_CONFLICT, "/event_id", NULL,
+			    "event_id was already used for a different event");
 			return;
 		}
 		res->status = 200;
 		res->replayed = true;
-		state_body(st, body, a, ev.key, &ch);
 		return;
 	}
 	/* A keyless creation replays for ever, past the idempotency window. */
 	if (ev.keyless && c != NULL) {
 		res->status = 200;
 		res->replayed = true;
-		state_body(st, body, a, ev.key, &ch);
 		return;
-	}
-	if (c != NULL) {
-		has_n = condition_rec(st, a, c, false, &n) != NULL;
-		has_q = c->interaction.len > 0 &&
-		    condition_rec(st, a, c, true, &q) != NULL;
 	}
 	res->status = 200;
 	switch (ev.type) {
 	case EV_CREATED:
 		if (has_n && sv_eq(n.f[N_STATUS], "active")) {
-			update_condition(a, &ev, &n, &q, has_q, now, &ch);
+			update_condition(a, &ev, &n, &q, has_q, now, ch);
 		} else {
-			create_condition(a, &ev, now, &ch);
+			create_condition(a, &ev, now, ch);
 			res->status = 201;
 		}
 		break;
 	case EV_UPDATED:
 		if (!has_n || !sv_eq(n.f[N_STATUS], "active")) {
-			reject(res, body, ev.key, ARC_NOT_FOUND, "/request/key",
-			    NULL, "no active condition under this key");
+			reject(res, ARC_NOT_FOUND, "/request/key", NULL,
+			    "no active condition under this key");
 			return;
 		}
-		update_condition(a, &ev, &n, &q, has_q, now, &ch);
+		update_condition(a, &ev, &n, &q, has_q, now, ch);
 		break;
 	case EV_RESOLVED:
 		if (!has_n) {
-			reject(res, body, ev.key, ARC_NOT_FOUND, "/request/key",
-			    NULL, "no condition under this key");
+			reject(res, ARC_NOT_FOUND, "/request/key", NULL,
+			    "no condition under this key");
 			return;
 		}
 		if (sv_eq(n.f[N_STATUS], "active"))
-			resolve_condition(&ev, &n, &q, has_q, now, &ch);
+			resolve_condition(&ev, &n, &q, has_q, now, ch);
 		break;	/* already resolved: idempotent */
 	case EV_SUBMITTED:
-		answer(a, &ev, c, &n, &q, has_q, now, &ch, body, res);
+		answer(a, &ev, c, &n, &q, has_q, now, ch, res);
 		if (res->code != ARC_OK)
 			return;
 		break;
 	default:
 		errx(EXIT_SYSTEM, "internal error: unvalidated event");
 	}
-	/* Accepted: remembered, recorded, and made the current state. */
-	ch.ident = ev.ident;
-	ch.hash = ev.hash;
-	ch.sender = sv_json(json_get(ev.sender, "id"));
-	ch.event_id = ev.event_id;
-	ch.type = sv_json(json_get(ev.root, "event_type"));
-	state_record(st, now, &ch, records);
-	state_remember(st, ident, content, now);
+	/* Accepted: recorded with its event, remembered by it. */
+	ch->ident = sv_cstr(a, sv_str(ev.ident));
+	ch->hash = sv_cstr(a, sv_str(ev.hash));
+	ch->sender = sv_json(json_get(ev.sender, "id"));
+	ch->event_id = ev.event_id;
+	ch->type = sv_json(json_get(ev.root, "event_type"));
 	res->changed = true;
-	state_body(st, body, a, ev.key, &ch);
 }
 
 bool
-state_expire(struct state *st, struct arena *a, const char *key,
-    const char *now, struct buf *records)
+rules_expire(const struct current *cur, const char *clock, const char *now,
+    struct change *ch)
 {
-	struct condition	*c = state_lookup(st, key);
-	struct change		 ch;
-	struct rec		 q;
+	struct rec q = cur->q;
 
-	const char		*clock = now;
-
-	now = state_clock(st, now);
-	if (c == NULL || c->interaction.len == 0 ||
-	    condition_qstatus(c, clock) != Q_EXPIRED || c->qstatus != Q_PENDING)
+	memset(ch, 0, sizeof(*ch));
+	if (cur->c == NULL || !cur->has_q ||
+	    condition_qstatus(cur->c, clock) != Q_EXPIRED ||
+	    cur->c->qstatus != Q_PENDING || !settle_expiry(&q, clock, now))
 		return false;
-	(void)condition_rec(st, a, c, true, &q);
-	memset(&ch, 0, sizeof(ch));
-	if (!settle_expiry(&q, clock, now))
-		return false;
-	change_question(&ch, &q);
-	state_record(st, now, &ch, records);
+	change_question(ch, &q);
 	return true;
 }
 
@@ -763,30 +731,24 @@ state_expire(struct state *st, struct arena *a, const char *key,
  * an expiry: the record carries no event, and "dismissed" says who.
  */
 enum dismissal
-state_dismiss(struct state *st, struct arena *a, const char *key,
-    const char *now, const char *source, struct buf *records)
+rules_dismiss(const struct current *cur, const char *clock, const char *now,
+    const char *source, struct change *ch)
 {
-	struct condition	*c = state_lookup(st, key);
-	struct change		 ch;
-	struct rec		 n, q;
+	const struct condition	*c = cur->c;
+	struct rec		 n = cur->n, q = cur->q;
 
-	const char		*clock = now;
-
-	now = state_clock(st, now);
-	if (c == NULL || c->notification.len == 0)
+	memset(ch, 0, sizeof(*ch));
+	if (c == NULL || !cur->has_n)
 		return DISMISS_NOT_FOUND;
 	if (!c->active)
 		return DISMISS_NOT_ACTIVE;
 	if (condition_qstatus(c, clock) == Q_PENDING)
 		return DISMISS_PENDING;
-	(void)condition_rec(st, a, c, false, &n);
-	memset(&ch, 0, sizeof(ch));
 	n.f[N_STATUS] = sv_str("resolved");
 	n.f[N_OUTCOME] = sv_str("not_needed");
-	if (c->interaction.len > 0) {
-		(void)condition_rec(st, a, c, true, &q);
+	if (cur->has_q) {
 		if (settle_expiry(&q, clock, now))
-			change_question(&ch, &q);
+			change_question(ch, &q);
 		if (sv_eq(q.f[I_STATUS], "expired"))
 			n.f[N_OUTCOME] = sv_str("expired");
 		else if (sv_eq(q.f[I_STATUS], "answered"))
@@ -794,10 +756,119 @@ state_dismiss(struct state *st, struct arena *a, const char *key,
 	}
 	n.f[N_RESOLVED_AT] = sv_str(now);
 	n.f[N_UPDATED_AT] = sv_str(now);
-	ch.n = n;
-	ch.has_n = true;
-	ch.dismissed = source != NULL ? source : "cli";
-	state_record(st, now, &ch, records);
+	ch->n = n;
+	ch->has_n = true;
+	ch->dismissed = source != NULL ? source : "cli";
 	return DISMISS_OK;
 }
 
+struct sv
+rules_key(struct arena *a, const struct jval *root)
+{
+	const struct jval	*key = json_get(json_get(root, "request"), "key");
+	struct sv		 sender_id, event_id;
+	struct buf		 b = { 0 };
+	char			*k;
+
+	if (key != NULL && !json_blank(key))
+		return sv_json(key);
+	sender_id = sv_json(json_get(json_get(root, "sender"), "id"));
+	event_id = sv_json(json_get(root, "event_id"));
+	buf_put(&b, sender_id.p, sender_id.n);
+	buf_putc(&b, '\n');
+	buf_put(&b, event_id.p, event_id.n);
+	k = arena_alloc(a, 4 + ARC_HEX_DIGEST);
+	memcpy(k, "arc:", 4);
+	sha256_hex(b.p, b.len, k + 4);
+	buf_free(&b);
+	return sv_str(k);
+}
+
+/* ---- a mirror of another host's conditions ---- */
+
+struct sv
+mirror_key(const struct jval *v)
+{
+	const struct jval *removed = json_get(v, "removed");
+
+	if (removed != NULL && removed->type == J_TRUE)
+		return sv_json(json_get(v, "key"));
+	return sv_json(json_get(json_get(v, "notification"), "key"));
+}
+
+/* Whether a stored text is this record, as it would be written. */
+static bool
+same_text(const char *stored, const struct rec *r, bool interaction)
+{
+	struct buf	 b = { 0 };
+	bool		 same;
+
+	rec_write(&b, r, interaction, false);
+	same = stored != NULL && strlen(stored) == b.len &&
+	    memcmp(stored, b.p, b.len) == 0;
+	buf_free(&b);
+	return same;
+}
+
+/*
+ * A condition as its host published it replaces ours under its key, its
+ * nonce and digest kept, so that arc-status shows it and arc-answer can
+ * answer it through the host, by route.  Removal resolves it.  Not ARC_OK,
+ * with *why, for a line that is not a condition, and for a question whose
+ * digest is not that of its text (ARC_DIGEST_MISMATCH): it is not shown.
+ * *changed false: the same condition again (a broker redelivers).
+ */
+enum arc_code
+rules_mirror(struct arena *a, const struct jval *v, const struct current *cur,
+    const char *now, const char *route, struct change *ch, bool *changed,
+    const char **why)
+{
+	const struct jval	*nv = json_get(v, "notification");
+	const struct jval	*qv = json_get(v, "interaction");
+	const struct jval	*removed = json_get(v, "removed");
+	const struct condition	*c = cur->c;
+
+	memset(ch, 0, sizeof(*ch));
+	*changed = false;
+	ch->route = route;
+	if (removed != NULL && removed->type == J_TRUE) {
+		const struct jval *key = json_get(v, "key");
+		if (key == NULL || key->type != J_STRING) {
+			*why = "/key: a removal names its key";
+			return ARC_INVALID;
+		}
+		if (c == NULL || !cur->has_n || !c->active)
+			return ARC_OK;	/* nothing to remove */
+		ch->n = cur->n;
+		ch->n.f[N_STATUS] = sv_str("resolved");
+		ch->n.f[N_RESOLVED_AT] = sv_str(now);
+		ch->has_n = true;
+		*changed = true;
+		return ARC_OK;
+	}
+	if (!rec_from_jval(nv, false, &ch->n) || !rec_sane(&ch->n, false) ||
+	    ch->n.f[N_KEY].p == NULL || ch->n.f[N_ID].p == NULL) {
+		*why = "/notification: not a notification record";
+		return ARC_INVALID;
+	}
+	ch->has_n = true;
+	if (qv != NULL && qv->type != J_NULL) {
+		if (!rec_from_jval(qv, true, &ch->q) ||
+		    !rec_sane(&ch->q, true) ||
+		    !sv_same(ch->q.f[I_KEY], ch->n.f[N_KEY])) {
+			*why = "/interaction: not an interaction record of "
+			    "this key";
+			return ARC_INVALID;
+		}
+		if (!mirror_question_holds(a, &ch->n, &ch->q)) {
+			*why = "/interaction/digest: not the digest of the "
+			    "question shown; not mirrored";
+			return ARC_DIGEST_MISMATCH;
+		}
+		ch->has_q = true;
+	}
+	*changed = c == NULL || !same_text(cur->ntext, &ch->n, false) ||
+	    (ch->has_q ? !same_text(cur->qtext, &ch->q, true) : cur->has_q) ||
+	    c->route == NULL || strcmp(c->route, route) != 0;
+	return ARC_OK;
+}

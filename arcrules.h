@@ -1,40 +1,58 @@
 /*
- * What ARC's rules (arcrules.c) ask of the conditions in memory
- * (arcstate.c): find a condition, know an event seen before, and record a
- * change, which the state then points the condition at.
+ * ARC 0.2's lifecycle and answer rules (arcrules.c): the condition under
+ * an event's key as stored in, a change and a verdict out.  Whoever
+ * applies (arcfilter.c) reads the current records, writes the change to
+ * the journal and the verdict as a result line.
  */
 #ifndef ARCRULES_H
 #define ARCRULES_H
 
+#include "arc.h"
+#include "arcproblem.h"
+#include "arcrecord.h"
 #include "arcstate.h"
 
-/* What one accepted change did, to be written as one journal record. */
-struct change {
-	struct rec	 n, q;
-	bool		 has_n, has_q;
-	struct sv	 superseded;	/* the id of a question it replaced */
-	const char	*dismissed;	/* by whom, for a person's dismissal */
-	const char	*route;	/* a mirror's: its host's route ("" none) */
-	/* The event that made it (ident NULL: the consumer made it). */
-	const char	*ident, *hash;	/* 32 hex digits each */
-	struct sv	 sender, event_id, type;
+/* The condition under a key as stored: its records, parsed and as text. */
+struct current {
+	const struct condition	*c;	/* NULL: none under the key */
+	struct rec		 n, q;
+	bool			 has_n, has_q;
+	const char		*ntext, *qtext;
 };
 
-struct condition *state_find(struct state *, struct sv key);
-enum seen_as	 { SEEN_NONE, SEEN_SAME, SEEN_OTHER };
-/* An event seen before by its identity: with the same content or not. */
-enum seen_as	 state_seen(struct state *, const uint8_t ident[16],
-		    const uint8_t content[16]);
-void		 state_remember(struct state *, const uint8_t ident[16],
-		    const uint8_t content[16], const char *now);
-void		 state_record(struct state *, const char *now,
-		    const struct change *, struct buf *records);
-/* A result's body: the change's records, or the stored ones. */
-void		 state_body(struct state *, struct buf *body, struct arena *,
-		    struct sv key, const struct change *);
-void		 hex_bytes(const char *, uint8_t *, size_t);
-/* A mirrored question's digest is its text's (arcrules.c). */
-bool		 mirror_question_holds(struct arena *, const struct rec *n,
-		    const struct rec *q);
+/* What became of one event. */
+struct verdict {
+	int		 status;	/* 200, 201, 400, 404, 409, 413 */
+	enum arc_code	 code;	/* ARC_OK: accepted */
+	bool		 replayed;
+	bool		 changed;	/* the change is to be recorded */
+	const char	*path;	/* JSON Pointer of the member at fault */
+	const char	*state;	/* not_open: the question's status */
+	char		 message[160];
+};
+
+/* The key of a valid event: its request's, or derived for a keyless one. */
+struct sv	 rules_key(struct arena *, const struct jval *);
+/*
+ * Applies one valid event at now (the recorded time; clock the one its
+ * deadlines are judged by) to the condition cur under its key.
+ */
+void		 rules_apply(struct state *, struct arena *, const struct jval *,
+		    const struct current *, const char *clock, const char *now,
+		    struct change *, struct verdict *);
+/* The question under cur expired by clock: true with the change. */
+bool		 rules_expire(const struct current *, const char *clock,
+		    const char *now, struct change *);
+/* A person's dismissal of a notice or a settled question (a resolution). */
+enum dismissal { DISMISS_OK, DISMISS_NOT_FOUND, DISMISS_NOT_ACTIVE,
+    DISMISS_PENDING };
+enum dismissal	 rules_dismiss(const struct current *, const char *clock,
+		    const char *now, const char *source, struct change *);
+/* The key a mirror line is about (null: none). */
+struct sv	 mirror_key(const struct jval *);
+/* A mirror line: another host's condition (or its removal), checked. */
+enum arc_code	 rules_mirror(struct arena *, const struct jval *,
+		    const struct current *, const char *now, const char *route,
+		    struct change *, bool *changed, const char **why);
 
 #endif /* ARCRULES_H */

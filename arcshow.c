@@ -12,9 +12,13 @@
 #include <string.h>
 
 #include "arc.h"
-#include "arcbind.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
 #include "arccmd.h"
-#include "arcshell.h"
+#include "arcwords.h"
+#include "arcbind.h"
+#include "arcshow.h"
 
 /* A condition's records, parsed. */
 struct view {
@@ -27,14 +31,14 @@ struct view {
 };
 
 static void
-view_of(struct state *st, struct arena *a, const struct condition *c,
+view_of(struct journal *j, struct arena *a, const struct condition *c,
     const char *now, struct view *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->c = c;
-	v->ntext = condition_rec(st, a, c, false, &v->n);
+	v->ntext = journal_rec(j, a, c, false, &v->n);
 	v->qtext = c->interaction.len > 0 ?
-	    condition_rec(st, a, c, true, &v->q) : NULL;
+	    journal_rec(j, a, c, true, &v->q) : NULL;
 	v->has_q = v->qtext != NULL;
 	v->qs = v->has_q ? condition_qstatus(c, now) : Q_NONE;
 }
@@ -236,7 +240,7 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 		return EXIT_REJECTED;
 	}
 	free(typed);
-	view_of(j->st, &a, c, now, &v);
+	view_of(j, &a, c, now, &v);
 	if (json) {
 		buf_putc(&b, '{');
 		print_records(&b, &a, &v);
@@ -254,7 +258,7 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 /* ---- --history ---- */
 
 struct history {
-	struct state	*st;
+	struct journal	*j;
 	struct arena	 arena;
 	const char	*now;
 	struct view	*v;
@@ -297,7 +301,7 @@ history_condition(const struct condition *c, void *arg)
 
 	if (c->notification.len == 0)
 		return;
-	view_of(h->st, &h->arena, c, h->now, &v);
+	view_of(h->j, &h->arena, c, h->now, &v);
 	if ((v.when = settled_at(&h->arena, &v)) == NULL)
 		return;
 	if (h->n == h->cap) {
@@ -355,11 +359,13 @@ history_plain(struct buf *b, struct arena *a, const struct view *v)
 int
 status_history(struct journal *j, bool json, const char *now)
 {
-	struct history	 h = { j->st, { 0 }, now, NULL, 0, 0 };
-	struct buf	 b = { 0 };
-	size_t		 i;
+	struct history		 h = { j, { 0 }, now, NULL, 0, 0 };
+	struct buf		 b = { 0 };
+	const struct condition	*c;
+	size_t			 i;
 
-	state_foreach(j->st, history_condition, &h);
+	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i))
+		history_condition(c, &h);
 	if (h.n > 1)
 		qsort(h.v, h.n, sizeof(*h.v), by_time);
 	for (i = 0; i < h.n; i++) {

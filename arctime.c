@@ -264,3 +264,66 @@ rfc3339_ms_between(const char *from, const char *to)
 	}
 	return ms;
 }
+
+/*
+ * A duration as people write it: "90" (seconds), "90s", "15m", "1.5h",
+ * "7d", or units together from the largest down, "1h30m".  Milliseconds,
+ * or -1 for anything else (a sign, a space, an unknown unit, an overflow).
+ */
+int64_t
+parse_duration_ms(const char *s)
+{
+	static const struct { char unit; int64_t ms; } units[] = {
+		{ 'd', 86400000 }, { 'h', 3600000 }, { 'm', 60000 },
+		{ 's', 1000 },
+	};
+	int64_t		 total = 0, whole, frac, scale, ms;
+	size_t		 u, next = 0, digits;
+	const char	*p = s;
+
+	if (*s == '\0')
+		return -1;
+	while (*p != '\0') {
+		for (whole = 0, digits = 0; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (whole > (INT64_MAX - 9) / 10)
+				return -1;
+			whole = whole * 10 + (*p - '0');
+		}
+		frac = 0, scale = 1;
+		if (*p == '.') {
+			for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+				if (scale < 1000000)	/* finer is noise */
+					frac = frac * 10 + (*p - '0'), scale *= 10;
+			if (p[-1] == '.')
+				return -1;
+		}
+		if (digits == 0)
+			return -1;
+		if (*p == '\0' && next == 0)
+			u = 3;	/* a plain number: seconds */
+		else
+			for (u = next; u < 4 && units[u].unit != *p; u++)
+				;
+		if (u == 4)
+			return -1;	/* unknown, repeated or out of order */
+		if (*p != '\0')
+			p++;
+		next = u + 1;
+		if (whole > INT64_MAX / units[u].ms)
+			return -1;
+		ms = whole * units[u].ms + frac * units[u].ms / scale;
+		if (ms > INT64_MAX - total)
+			return -1;
+		total += ms;
+	}
+	return total;
+}
+
+/* A duration in whole seconds (a fraction rounds up), or -1. */
+int64_t
+parse_duration(const char *s)
+{
+	int64_t ms = parse_duration_ms(s);
+
+	return ms < 0 ? -1 : ms / 1000 + (ms % 1000 != 0);
+}

@@ -11,34 +11,38 @@
 #include <unistd.h>
 
 #include "../arc.h"
+#include "../arcstate.h"
+#include "../arcjournal.h"
 #include "../arccmd.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 struct compare {
-	struct state	*mine, *rebuilt;
+	struct journal	*mine, *rebuilt;
 	struct arena	 a;
 	size_t		 seen;
 };
 
 static void
-same_condition(const struct condition *c, void *arg)
+same_condition(const struct condition *c, struct compare *cx)
 {
-	struct compare		*cx = arg;
-	const struct condition	*r = state_lookup(cx->rebuilt, c->key);
+	const struct condition	*r = state_lookup(cx->rebuilt->st, c->key);
 	const char		*x, *y;
 	int			 k;
 
 	if (r == NULL)
 		errx(1, "condition lost in the rebuild");
 	for (k = 0; k < 2; k++) {
-		x = condition_text(cx->mine, &cx->a, c, k);
-		y = condition_text(cx->rebuilt, &cx->a, r, k);
+		x = journal_text(cx->mine, &cx->a, c, k);
+		y = journal_text(cx->rebuilt, &cx->a, r, k);
 		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
 			errx(1, "rebuilt record differs");
 	}
 	if (c->active != r->active || c->qstatus != r->qstatus ||
-	    c->priority != r->priority)
+	    c->priority != r->priority || c->changed != r->changed ||
+	    (c->expires_at == NULL) != (r->expires_at == NULL) ||
+	    (c->route == NULL) != (r->route == NULL) ||
+	    (c->dismissed == NULL) != (r->dismissed == NULL))
 		errx(1, "rebuilt summary differs");
 	cx->seen++;
 }
@@ -50,6 +54,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct applier	 ap;
 	struct journal	 fresh;
 	struct compare	 cx = { 0 };
+	const struct condition *c;
+	size_t		 at;
 	const char	*p = (const char *)data, *end = p + size, *nl;
 	uint64_t	 line = 0;
 
@@ -72,17 +78,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		apply_one(&ap, "fuzz", line, p, (size_t)(nl - p),
 		    nl - p > ARC_LINE_MAX);
 		ap.out.len = 0;	/* the results are not the point here */
-		if (!journal_append(&ap.j, &ap.records))
+		if (!journal_append(&ap.j))
 			errx(1, "append");
-		ap.records.len = 0;
 		journal_unlock(&ap.j);
 	}
 	if (!journal_open(&fresh, path, false) || !journal_lock(&fresh, false))
 		errx(1, "the journal it wrote cannot be read back");
 	journal_unlock(&fresh);
-	cx.mine = ap.j.st;
-	cx.rebuilt = fresh.st;
-	state_foreach(ap.j.st, same_condition, &cx);
+	cx.mine = &ap.j;
+	cx.rebuilt = &fresh;
+	for (c = state_first(ap.j.st, &at); c != NULL;
+	    c = state_next(ap.j.st, &at))
+		same_condition(c, &cx);
 	if (cx.seen != state_count(fresh.st))
 		errx(1, "the rebuild has conditions memory does not");
 	arena_free(&cx.a);

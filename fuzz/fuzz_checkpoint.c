@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../arc.h"
+#include "../arcstate.h"
 #include "../arccheckpoint.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -17,10 +18,8 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 #define MAGIC_LEN	17	/* "arc checkpoint 2\n" */
 
 static void
-visit(const struct condition *c, void *arg)
+visit(const struct condition *c, size_t *n)
 {
-	size_t *n = arg;
-
 	(void)condition_qstatus(c, "2026-08-26T01:16:00Z");
 	(void)condition_retired(c, "2026-08-26T01:16:00Z", 0);
 	*n += c->keylen;
@@ -41,7 +40,8 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	uint8_t			*data = malloc(size + 1);
 	struct checkpoint_head	 head;
 	struct state		*st;
-	size_t			 n = 0;
+	size_t			 n = 0, at;
+	const struct condition	*c;
 	uint32_t		 crc;
 	int			 readers, i;
 
@@ -54,10 +54,14 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 			data[size - 4 + i] = (uint8_t)(crc >> (8 * i));
 	}
 	for (readers = 0; readers < 2; readers++) {
-		if ((st = checkpoint_decode((const char *)data, size, readers,
-		    &head)) == NULL)
+		st = state_new(readers);
+		if (!checkpoint_decode(st, (const char *)data, size, &head)) {
+			state_free(st);
 			continue;
-		state_foreach(st, visit, &n);
+		}
+		for (c = state_first(st, &at); c != NULL;
+		    c = state_next(st, &at))
+			visit(c, &n);
 		(void)state_live_bytes(st, "2026-08-26T01:16:00Z", 0, 0, true);
 		(void)checkpoint_write(st, &head, discard, NULL);
 		state_free(st);

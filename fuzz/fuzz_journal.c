@@ -8,6 +8,7 @@
  */
 #include <err.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,13 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 struct walk {
-	struct state	*st;
+	struct journal	*j;
 	struct arena	 a;
 };
 
 static void
-read_back(const struct condition *c, void *arg)
+read_back(const struct condition *c, struct walk *w)
 {
-	struct walk	*w = arg;
 	struct rec	 r;
 	const char	*t;
 
@@ -36,21 +36,14 @@ read_back(const struct condition *c, void *arg)
 	 * text does not parse is damage found then, arc-journal(5)).
 	 */
 	arena_reset(&w->a);
-	if ((t = condition_text(w->st, &w->a, c, false)) == NULL)
+	if ((t = journal_text(w->j, &w->a, c, false)) == NULL)
 		errx(1, "a loaded notification has no text");
 	(void)rec_parse(&w->a, t, false, &r);
-	if ((t = condition_text(w->st, &w->a, c, true)) != NULL)
+	if ((t = journal_text(w->j, &w->a, c, true)) != NULL)
 		(void)rec_parse(&w->a, t, true, &r);
 	(void)condition_qstatus(c, "2026-08-26T01:16:00Z");
 }
 
-static bool
-discard(struct buf *b, void *arg)
-{
-	(void)arg;
-	b->len = 0;
-	return true;
-}
 
 /* Each line's ,"crc":"........"} recomputed over the bytes before it. */
 static void
@@ -75,6 +68,23 @@ reseal(uint8_t *d, size_t n)
 	}
 }
 
+/* The journal and what a compaction left beside it. */
+static void
+remove_around(const char *path)
+{
+	glob_t	 g;
+	char	 pattern[80];
+	size_t	 i;
+
+	(void)unlink(path);
+	snprintf(pattern, sizeof(pattern), "%s.*", path);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return;
+	for (i = 0; i < g.gl_pathc; i++)
+		(void)unlink(g.gl_pathv[i]);
+	globfree(&g);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
@@ -82,7 +92,6 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	static char	 path[64];
 	struct journal	 j;
 	struct walk	 w = { 0 };
-	struct buf	 out = { 0 };
 	int		 fd;
 
 	if (data == NULL)
@@ -97,18 +106,19 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	    write(fd, data, size) != (ssize_t)size || close(fd) == -1)
 		err(1, "%s", path);
 	if (journal_open(&j, path, true) && journal_lock(&j, true)) {
-		w.st = j.st;
-		state_foreach(j.st, read_back, &w);
-		struct compaction cp = { .now = "2026-08-26T01:16:00Z",
-		    .at = "2026-08-26T01:16:00Z", .retain = 86400,
-		    .window = 86400, .flush = discard };
-		state_compact(j.st, &w.a, &cp, &out);
-		journal_unlock(&j);
+		const struct condition *c;
+		size_t at;
+		w.j = &j;
+		for (c = state_first(j.st, &at); c != NULL;
+		    c = state_next(j.st, &at))
+			read_back(c, &w);
+		/* What it read, written again: the compaction's writer. */
+		if (journal_compact(&j, "2026-08-26T01:16:00Z"))
+			journal_unlock(&j);
 	}
 	arena_free(&w.a);
-	buf_free(&out);
 	journal_close(&j);
-	(void)unlink(path);
+	remove_around(path);
 	free(data);
 	return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "../arc.h"
+#include "../arcvalidate.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -25,10 +25,16 @@
 #include <unistd.h>
 
 #include "arc.h"
-#include "arcbind.h"
+#include "arcterm.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcrules.h"
+#include "arcjournal.h"
 #include "arccmd.h"
+#include "arcwords.h"
+#include "arcbind.h"
+#include "arcshow.h"
 #include "arcpick.h"
-#include "arcshell.h"
 
 #define EXIT_INTERRUPTED	130	/* Ctrl-C, as a shell reports it */
 
@@ -212,7 +218,7 @@ say_result(struct journal *j, const char *key, const struct question *qn,
 		question_words(&b, &qn->q, question_status(&qn->q, arc_now()),
 		    arc_now());
 	} else if (code != NULL && json_is(code, "not_found")) {
-		no_question_words(&b, j, key);
+		no_question_words(&b, j->st, key);
 	} else if (msg != NULL) {
 		buf_put(&b, msg->s, msg->len);	/* quotes no value */
 	} else {
@@ -301,7 +307,7 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 		} else if (!qn->found) {
 			term_safe(&b, key, strlen(key));
 			buf_puts(&b, ": ");
-			no_question_words(&b, t->jr, key);
+			no_question_words(&b, t->jr->st, key);
 			warnx("%s here; nothing was sent", b.p);
 			status = EXIT_REJECTED;
 		} else if ((status = send_via(via, &ev)) != 0) {
@@ -597,26 +603,25 @@ by_key(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Dismisses one key into records; its line of words into out. */
+/* Dismisses one key into the journal's batch; its line of words into out. */
 static bool
 dismiss_one(struct journal *j, struct arena *a, const char *key,
-    const char *now, const char *source, struct buf *records,
-    struct buf *out)
+    const char *now, const char *source, struct buf *out)
 {
-	struct condition	*c = j->st ? state_lookup(j->st, key) : NULL;
-	struct rec		 n, q;
+	struct current		 cur;
+	struct change		 ch;
 	struct buf		 w = { 0 }, k = { 0 };
-	const char		*nt, *qt = NULL;
-	bool			 has_q = false, ok = false;
+	bool			 ok = false;
+	enum dismissal		 d;
 
-	if (c != NULL && (nt = condition_text(j->st, a, c, false)) != NULL &&
-	    rec_parse(a, nt, false, &n)) {
-		has_q = c->interaction.len > 0 && (qt = condition_text(j->st, a,
-		    c, true)) != NULL && rec_parse(a, qt, true, &q);
-		condition_words(&w, c, &n, has_q ? &q : NULL, has_q ?
-		    question_status(&q, now) : Q_NONE, now);
-	}
-	switch (state_dismiss(j->st, a, key, now, source, records)) {
+	current_of(j, a, sv_str(key), &cur);
+	if (cur.has_n)
+		condition_words(&w, cur.c, &cur.n, cur.has_q ? &cur.q : NULL,
+		    cur.has_q ? question_status(&cur.q, now) : Q_NONE, now);
+	d = rules_dismiss(&cur, now, journal_clock(j, now), source, &ch);
+	if (d == DISMISS_OK)
+		journal_record(j, journal_clock(j, now), &ch);
+	switch (d) {
 	case DISMISS_OK:
 		term_safe(out, key, strlen(key));
 		buf_puts(out, ": dismissed (");
@@ -646,7 +651,9 @@ dismiss(const struct opts *o)
 	struct journal	 j;
 	struct notices	 ns = { 0 };
 	struct arena	 a = { 0 };
-	struct buf	 records = { 0 }, out = { 0 };
+	struct buf	 out = { 0 };
+	const struct condition *c;
+	size_t		 at;
 	char		*path = journal_default_path(o->journal);
 	struct stat	 sb;
 	bool		 there = lstat(path, &sb) == 0 || errno != ENOENT;
@@ -664,25 +671,25 @@ dismiss(const struct opts *o)
 	if (o->dismiss != NULL) {
 		char *key;
 		if (key_typed(j.st, o->dismiss, &key) == KEY_AMBIGUOUS ||
-		    !dismiss_one(&j, &a, key, ns.now, o->source, &records,
-		    &out))
+		    !dismiss_one(&j, &a, key, ns.now, o->source, &out))
 			status = EXIT_REJECTED;
 		free(key);
 	} else {
-		if (j.st != NULL)
-			state_foreach(j.st, collect_notice, &ns);
+		for (c = state_first(j.st, &at); c != NULL;
+		    c = state_next(j.st, &at))
+			collect_notice(c, &ns);
 		if (ns.n > 1)
 			qsort(ns.keys, ns.n, sizeof(*ns.keys), by_key);
 		for (i = 0; i < ns.n; i++) {
 			arena_reset(&a);
 			if (!dismiss_one(&j, &a, ns.keys[i], ns.now, o->source,
-			    &records, &out))
+			    &out))
 				status = EXIT_REJECTED;
 		}
 		if (ns.n == 0)
 			buf_puts(&out, "nothing to dismiss\n");
 	}
-	if (!journal_append(&j, &records)) {
+	if (!journal_append(&j)) {
 		out.len = 0;
 		status = EXIT_SYSTEM;
 	}
@@ -691,7 +698,6 @@ dismiss(const struct opts *o)
 	for (i = 0; i < ns.n; i++)
 		free(ns.keys[i]);
 	free(ns.keys);
-	buf_free(&records);
 	buf_free(&out);
 	arena_free(&a);
 	journal_close(&j);
@@ -742,6 +748,8 @@ check_usage(const struct opts *o, int argc, bool *asked)
 		    "--text (or run me on a terminal to be asked)");
 	return 0;
 }
+
+int	answer_main(int, char **);	/* arcmain.c calls it */
 
 int
 answer_main(int argc, char **argv)

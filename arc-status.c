@@ -20,9 +20,14 @@
 #include <string.h>
 
 #include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
 #include "arccmd.h"
+#include "arcwords.h"
 #include "arcbind.h"
-#include "arcshell.h"
+#include "arcshow.h"
+#include "arcfollow.h"
 
 #define UNREADABLE_MARK	"arc: journal unreadable\n"
 
@@ -46,7 +51,7 @@ struct item {
  * notices reads no record but the one it shows.
  */
 struct survey {
-	struct state	*st;
+	struct journal	*j;
 	struct arena	 arena;
 	const char	*now;
 	int64_t		 now_s;
@@ -66,7 +71,7 @@ static const struct rec *
 notification_of(struct survey *s, struct item *it)
 {
 	if (!it->parsed)
-		(void)condition_rec(s->st, &s->arena, it->c, false, &it->n);
+		(void)journal_rec(s->j, &s->arena, it->c, false, &it->n);
 	it->parsed = true;
 	return &it->n;
 }
@@ -106,7 +111,7 @@ classify(struct survey *s, struct item *it)
 		if (c->expires_at != NULL) {
 			it->at = seconds_of_sv(&s->arena, sv_str(c->expires_at));
 		} else {
-			(void)condition_rec(s->st, &s->arena, c, true, &q);
+			(void)journal_rec(s->j, &s->arena, c, true, &q);
 			it->at = seconds_of_sv(&s->arena, q.f[I_EXPIRES_AT]);
 		}
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? EXPIRED : QUIET;
@@ -180,19 +185,22 @@ survey_condition(const struct condition *c, void *arg)
 }
 
 static void
-survey(struct survey *s, struct state *st, const char *now, bool all)
+survey(struct survey *s, struct journal *j, const char *now, bool all)
 {
-	struct arc_instant t;
+	struct arc_instant	 t;
+	const struct condition	*c;
+	size_t			 at;
 
 	memset(s, 0, sizeof(*s));
-	s->st = st;
+	s->j = j;
 	s->now = now;
 	if (!rfc3339_parse(now, strlen(now), &t))
 		errx(EXIT_SYSTEM, "internal error: the time is unreadable");
 	s->now_s = t.seconds;
 	s->all = all;
 	s->highest = s->highest_active = -1;
-	state_foreach(st, survey_condition, s);
+	for (c = state_first(j->st, &at); c != NULL; c = state_next(j->st, &at))
+		survey_condition(c, s);
 	if (s->n > 1)
 		qsort(s->items, s->n, sizeof(*s->items), urgency);
 }
@@ -357,7 +365,7 @@ print_list(struct buf *b, struct survey *s)
 		    qstatus_name(it->qs), waiting ? it->c->expires_at : "-");
 		show_sv(b, notification_of(s, it)->f[N_TITLE]);
 		strlcpy(tag, "-", sizeof(tag));
-		if (waiting && condition_rec(s->st, &s->arena, it->c, true,
+		if (waiting && journal_rec(s->j, &s->arena, it->c, true,
 		    &q) != NULL)
 			question_tag(tag, &q);
 		buf_printf(b, "\t%s\n", tag);
@@ -378,6 +386,8 @@ enum mode { M_BAR, M_FORMAT, M_LIST, M_SHOW, M_HISTORY };
 
 static const char *const mode_option[] = { "", "--format", "--list",
     "--show", "--history" };
+
+int	status_main(int, char **);	/* arcmain.c calls it */
 
 int
 status_main(int argc, char **argv)
@@ -485,7 +495,7 @@ status_main(int argc, char **argv)
 		journal_close(&j);
 		return status;
 	}
-	survey(&s, j.st, now, mode == M_LIST);
+	survey(&s, &j, now, mode == M_LIST);
 	if (json) {
 		print_json(&out, &s);
 	} else if (mode == M_LIST) {

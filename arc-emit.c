@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcproblem.h"
+#include "arcvalidate.h"
 #include "arccmd.h"
-#include "arcshell.h"
+#include "arcwords.h"
 
 #define CHOICES_MAX 32	/* more than ARC allows, so that the rule says no */
 
@@ -279,6 +281,8 @@ digits(const char *s)
 	return *s != '\0' && strspn(s, "0123456789") == strlen(s) &&
 	    strlen(s) <= 19;
 }
+
+int	emit_main(int, char **);	/* arcmain.c calls it */
 
 int
 emit_main(int argc, char **argv)

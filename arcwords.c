@@ -1,59 +1,16 @@
 /*
- * What the person-facing commands share: reading the journal as it is now,
- * the current question under a key, time and states in words, producer
- * text made safe for a terminal, and usage errors.
+ * Times and states in words, and producer text for a person: what
+ * arc-status, arc-wait, arc-answer and the picker say.
  */
-#include <sys/inotify.h>
-
 #include <err.h>
-#include <libgen.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "arc.h"
-#include "arccmd.h"
-#include "arcshell.h"
-
-/* Reads the journal as it is now, under a shared lock. */
-bool
-read_journal(struct journal *j, const char *option)
-{
-	char	*path = journal_default_path(option);
-	bool	 ok = journal_open(j, path, false) && journal_lock(j, false);
-
-	free(path);
-	journal_unlock(j);
-	return ok;
-}
-
-/* Reads the current question under key from a locked, caught-up journal. */
-void
-find_question(struct journal *j, struct arena *a, const char *key,
-    struct question *out)
-{
-	struct condition	*c = j->st ? state_lookup(j->st, key) : NULL;
-
-	memset(out, 0, sizeof(*out));
-	if (c == NULL || c->interaction.len == 0)
-		return;
-	out->text = (char *)condition_rec(j->st, a, c, true, &out->q);
-	out->found = true;
-}
-
-void
-print_interaction(struct arena *a, const char *text)
-{
-	struct buf b = { 0 };
-
-	record_write_full(&b, a, text, true);
-	buf_putc(&b, '\n');
-	write_stdout(&b);
-	flush_stdout();
-	buf_free(&b);
-}
+#include "arcterm.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcwords.h"
 
 /* ---- time for a person ---- */
 
@@ -255,78 +212,16 @@ show_text(struct buf *b, struct sv v, const char *indent)
 
 /* ---- command lines ---- */
 
-int
-usage_error(void (*usage)(FILE *), const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap);
-	va_end(ap);
-	usage(stderr);
-	return EXIT_USAGE;
-}
-
 /* ---- watching the journal ---- */
 
-/*
- * Watches the journal's folder, so that appends and a compaction's rename
- * both wake us.  Without inotify, the caller polls.
- */
-int
-journal_watch(const char *path)
+/* Why there is no question to answer under key, in words. */
+void
+no_question_words(struct buf *why, struct state *st, const char *key)
 {
-	char	*copy, *dir;
-	int	 fd;
+	struct condition *c = st != NULL ? state_lookup(st, key) : NULL;
 
-	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1)
-		return -1;
-	if ((copy = strdup(path)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	dir = dirname(copy);
-	if (inotify_add_watch(fd, dir, IN_MODIFY | IN_CLOSE_WRITE |
-	    IN_MOVED_TO | IN_CREATE) == -1) {
-		(void)close(fd);
-		fd = -1;
-	}
-	free(copy);
-	return fd;
-}
-
-/*
- * Reads the pending events; true when one concerns the journal itself (an
- * append, or a compaction renaming a new file over it), not a neighbour
- * (base NULL: when there was any).
- */
-bool
-journal_watch_read(int fd, const char *base)
-{
-	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	ssize_t	 n;
-	bool	 ours = false;
-
-	while ((n = read(fd, ev, sizeof(ev))) > 0) {
-		char *p = ev;
-		while (p < ev + n) {
-			const struct inotify_event *e = (const void *)p;
-			if (base == NULL ||
-			    (e->len > 0 && strcmp(e->name, base) == 0))
-				ours = true;
-			if (e->mask & IN_Q_OVERFLOW)
-				ours = true;
-			p += sizeof(*e) + e->len;
-		}
-	}
-	return ours;
-}
-
-/* Milliseconds since an arbitrary start, from the monotonic clock. */
-int64_t
-monotonic_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
-		err(EXIT_SYSTEM, "clock_gettime");
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	if (c != NULL && c->interaction.len == 0)
+		buf_puts(why, "a notice, with no question to answer");
+	else
+		buf_puts(why, "no question under this key");
 }

@@ -14,8 +14,12 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcrules.h"
+#include "arcjournal.h"
 #include "arccmd.h"
-#include "arcshell.h"
+#include "arcwords.h"
 
 static void
 wait_usage(FILE *f)
@@ -23,21 +27,34 @@ wait_usage(FILE *f)
 	fprintf(f, "usage: arc-wait [-j journal] [-t duration] key\n");
 }
 
-/* Marks a due question expired in the journal; false on a system failure. */
-static bool
-mark_expired(struct journal *j, const char *key)
+enum marked { MARKED, NOT_MARKED, MARK_FAILED };
+
+/*
+ * Marks a due question expired in the journal, as judged at now (the one
+ * judge, question_state()); NOT_MARKED when it was not due, or is no
+ * longer pending, by the time the lock was had.
+ */
+static enum marked
+mark_expired(struct journal *j, struct arena *a, const char *key,
+    const char *now)
 {
-	struct buf	 records = { 0 };
-	bool		 ok;
+	struct current	 cur;
+	struct change	 ch;
+	enum marked	 m = NOT_MARKED;
 
 	if (!journal_lock(j, true))
-		return false;
-	ok = !state_expire(j->st, &j->arena, key, arc_now_advancing(),
-	    &records) || journal_append(j, &records);
+		return MARK_FAILED;
+	arena_reset(a);
+	current_of(j, a, sv_str(key), &cur);
+	if (rules_expire(&cur, now, journal_clock(j, now), &ch)) {
+		journal_record(j, journal_clock(j, now), &ch);
+		m = journal_append(j) ? MARKED : MARK_FAILED;
+	}
 	journal_unlock(j);
-	buf_free(&records);
-	return ok;
+	return m;
 }
+
+int	wait_main(int, char **);	/* arcmain.c calls it */
 
 int
 wait_main(int argc, char **argv)
@@ -51,7 +68,7 @@ wait_main(int argc, char **argv)
 	};
 	struct journal	 j;
 	struct question	 qn;
-	struct arena	 arena = { 0 };
+	struct arena	 arena = { 0 }, marking = { 0 };
 	struct stat	 sb;
 	struct buf	 shown = { 0 };
 	const char	*journal = NULL, *key;
@@ -136,14 +153,20 @@ wait_main(int argc, char **argv)
 		}
 		now = arc_now_advancing();
 		if (sv_is(qn.q.f[I_STATUS], "pending") &&
-		    rfc3339_ms_between(now, sv_cstr_of(&arena,
-		    qn.q.f[I_EXPIRES_AT])) <= 0) {
+		    question_status(&qn.q, now) == Q_EXPIRED) {
 			/* Its deadline passed: say so in the journal. */
-			if (!mark_expired(&j, key)) {
+			switch (mark_expired(&j, &marking, key, now)) {
+			case MARK_FAILED:
 				status = EXIT_SYSTEM;
 				break;
+			case MARKED:
+				continue;
+			case NOT_MARKED:	/* expired as it stands */
+				print_interaction(&arena, qn.text);
+				status = EXIT_REJECTED;
+				break;
 			}
-			continue;
+			break;
 		}
 		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
 			print_interaction(&arena, qn.text);
@@ -158,7 +181,7 @@ wait_main(int argc, char **argv)
 		 */
 		if (!watched) {
 			watched = true;
-			fd = journal_watch(path);
+			fd = folder_watch(path);
 			continue;
 		}
 		wait_ms = rfc3339_ms_between(now, sv_cstr_of(&arena,
@@ -176,16 +199,13 @@ wait_main(int argc, char **argv)
 			wait_ms = 100;	/* no inotify: poll */
 		else if (wait_ms > 1000)
 			wait_ms = 1000;	/* a slow poll, in case a watch is lost */
-		if (fd == -1) {
-			(void)poll(NULL, 0, (int)wait_ms + 1);
-		} else {
-			/* Sleep on until the journal itself changes. */
-			struct pollfd pfd = { fd, POLLIN, 0 };
-			int64_t until = monotonic_ms() + wait_ms + 1, left;
-			while ((left = until - monotonic_ms()) > 0 &&
-			    poll(&pfd, 1, (int)left) > 0 && !journal_watch_read(fd, base))
-				;
-		}
+		/*
+		 * Pending by the judge, yet due within the millisecond (or a
+		 * clock at the end of time): a short sleep, never a spin.
+		 */
+		if (wait_ms < 10)
+			wait_ms = 10;
+		(void)folder_sleep(fd, base, wait_ms + 1, -1);
 	}
 	if (fd != -1)
 		(void)close(fd);
@@ -193,6 +213,7 @@ wait_main(int argc, char **argv)
 	free(base);
 	buf_free(&shown);
 	arena_free(&arena);
+	arena_free(&marking);
 	journal_close(&j);
 	return status;
 }

@@ -1,0 +1,325 @@
+/*
+ * Memory the rest is built on: growable buffers (the one way output is
+ * built), arenas (every value of one line, freed in one go), string views
+ * into them, hex, and allocation that never returns NULL.
+ */
+#include <err.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+
+/* ---- buffers ---- */
+
+void
+buf_reserve(struct buf *b, size_t more)
+{
+	size_t	 want, cap;
+	char	*p;
+
+	if (more > SIZE_MAX - b->len - 1)
+		errx(EXIT_SYSTEM, "buffer size overflow");
+	want = b->len + more + 1;
+	if (want <= b->cap)
+		return;
+	cap = b->cap ? b->cap : 256;
+	while (cap < want)
+		cap = cap > SIZE_MAX / 2 ? want : cap * 2;
+	if ((p = realloc(b->p, cap)) == NULL)
+		err(EXIT_SYSTEM, "realloc");
+	b->p = p;
+	b->cap = cap;
+}
+
+void
+buf_put(struct buf *b, const void *s, size_t n)
+{
+	buf_reserve(b, n);
+	if (n > 0)
+		memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+void
+buf_puts(struct buf *b, const char *s)
+{
+	buf_put(b, s, strlen(s));
+}
+
+void
+buf_putc_slow(struct buf *b, char c)
+{
+	buf_put(b, &c, 1);
+}
+
+void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		errx(EXIT_SYSTEM, "vsnprintf");
+	buf_reserve(b, (size_t)n);
+	va_start(ap, fmt);
+	(void)vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/*
+ * JSON.stringify's escaping, which RFC 8785 adopts: the short forms, \u00xx
+ * for other control characters, every other character as it is.  The
+ * worst case is reserved once, so the loop only copies.
+ */
+void
+buf_json_str(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char	*o;
+	size_t	 i;
+
+	if (n > (SIZE_MAX - 3) / 6)
+		errx(EXIT_SYSTEM, "string too long to quote");
+	buf_reserve(b, 6 * n + 2);
+	o = b->p + b->len;
+	*o++ = '"';
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
+		*o++ = '\\';
+		switch (c) {
+		case '"':  *o++ = '"'; break;
+		case '\\': *o++ = '\\'; break;
+		case '\b': *o++ = 'b'; break;
+		case '\f': *o++ = 'f'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		default:
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 15];
+		}
+	}
+	*o++ = '"';
+	b->len = (size_t)(o - b->p);
+	b->p[b->len] = '\0';
+}
+
+void
+buf_json_cstr(struct buf *b, const char *s)
+{
+	if (s == NULL)
+		buf_puts(b, "null");
+	else
+		buf_json_str(b, s, strlen(s));
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- arena ---- */
+
+struct arena_chunk {
+	struct arena_chunk	*next;
+	size_t			 used, size;
+	max_align_t		 data[];
+};
+
+#define ARENA_CHUNK (64 * 1024)
+
+void *
+arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_chunk	*c = a->head;
+	size_t			 size;
+	void			*p;
+
+	n = (n + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	if (c == NULL || c->size - c->used < n) {
+		size = n > ARENA_CHUNK ? n : ARENA_CHUNK;
+		if ((c = malloc(sizeof(*c) + size)) == NULL)
+			err(EXIT_SYSTEM, "malloc");
+		c->used = 0;
+		c->size = size;
+		c->next = a->head;
+		a->head = c;
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	return p;
+}
+
+void
+arena_reset(struct arena *a)
+{
+	struct arena_chunk *c, *next;
+
+	if (a->head == NULL)
+		return;
+	for (c = a->head->next; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	a->head->next = NULL;
+	a->head->used = 0;
+}
+
+void
+arena_free(struct arena *a)
+{
+	arena_reset(a);
+	free(a->head);
+	a->head = NULL;
+}
+
+
+/* ---- string views ---- */
+
+struct sv
+sv_str(const char *s)
+{
+	struct sv v = { s, s ? strlen(s) : 0 };
+	return v;
+}
+
+struct sv
+sv_json(const struct jval *v)
+{
+	struct sv out = { NULL, 0 };
+
+	if (v != NULL && v->type == J_STRING) {
+		out.p = v->s;
+		out.n = v->len;
+	}
+	return out;
+}
+
+bool
+sv_eq(struct sv a, const char *b)
+{
+	return a.p != NULL && a.n == strlen(b) && memcmp(a.p, b, a.n) == 0;
+}
+
+bool
+sv_same(struct sv a, struct sv b)
+{
+	if (a.p == NULL || b.p == NULL)
+		return a.p == b.p;
+	return a.n == b.n && memcmp(a.p, b.p, a.n) == 0;
+}
+
+/* A NUL-terminated copy in the arena, for what C strings must carry. */
+const char *
+sv_cstr(struct arena *a, struct sv v)
+{
+	char *s = arena_alloc(a, v.n + 1);
+
+	memcpy(s, v.p, v.n);
+	s[v.n] = '\0';
+	return s;
+}
+
+const char *
+sv_cstr_of(struct arena *a, struct sv v)
+{
+	return v.p == NULL ? "" : sv_cstr(a, v);
+}
+
+struct sv
+sv_buf(struct arena *a, const struct buf *b)
+{
+	struct sv v;
+	char *s = arena_alloc(a, b->len + 1);
+
+	memcpy(s, b->p, b->len);
+	s[b->len] = '\0';
+	v.p = s;
+	v.n = b->len;
+	return v;
+}
+
+/* ---- hex ---- */
+
+/* One more than each lowercase hex digit's value; 0 for other bytes. */
+static const uint8_t hex_value[256] = {
+	['0'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+	['a'] = 11, 12, 13, 14, 15, 16,
+};
+
+/* Lowercase hex, already checked by is_hex. */
+void
+hex_bytes(const char *hex, uint8_t *out, size_t n)
+{
+	(void)hex_decode((struct sv){ hex, 2 * n }, out, n);
+}
+
+/* n bytes from exactly 2n lowercase hex digits, or false. */
+bool
+hex_decode(struct sv s, uint8_t *out, size_t n)
+{
+	const unsigned char	*h = (const unsigned char *)s.p;
+	unsigned		 bad = 0, hi, lo;
+	size_t			 i;
+
+	if (s.p == NULL || s.n != 2 * n)
+		return false;
+	for (i = 0; i < n; i++) {
+		hi = hex_value[h[2 * i]];
+		lo = hex_value[h[2 * i + 1]];
+		bad |= (hi == 0) | (lo == 0);
+		out[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
+	}
+	return bad == 0;
+}
+
+bool
+is_hex(struct sv s, size_t n)
+{
+	size_t i;
+
+	if (s.p == NULL || s.n != n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (hex_value[(unsigned char)s.p[i]] == 0)
+			return false;
+	return true;
+}
+
+/* ---- allocation ---- */
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p;
+
+	if ((p = malloc(n + 1)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+bool
+sv_is(struct sv v, const char *s)
+{
+	size_t n = strlen(s);
+
+	return v.p != NULL && v.n == n && memcmp(v.p, s, n) == 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * Times and states in words, and producer text for a person (arcwords.c):
+ * what arc-status, arc-wait, arc-answer and the picker say.
+ */
+#ifndef ARCWORDS_H
+#define ARCWORDS_H
+
+#include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+
+/*
+ * How long a notice (an active condition without a question) counts as
+ * needing someone after its last update, unless it is resolved or
+ * dismissed first; arc-status(1) and arc(7) document it.
+ */
+#define NOTICE_SECONDS	(24 * 3600)
+
+/* ---- time for a person ---- */
+/* Seconds from now until an instant (negative: ago); false if unreadable. */
+bool	seconds_until(const char *until, const char *now, int64_t *);
+/* "45s", "12m", "3h20m", "2d": how long until an instant. */
+void	time_left(char *, size_t, const char *until, const char *now);
+/* "45 seconds", "4 minutes", "1 hour 20 minutes", "2 days 3 hours". */
+void	duration_words(char *, size_t, int64_t seconds);
+/*
+ * A question's state in words, such as "waiting for an answer, 4 minutes
+ * left" or "expired 4 minutes ago"; status is condition_qstatus()'s.
+ */
+void	question_words(struct buf *, const struct rec *q, enum qstatus,
+	    const char *now);
+/* The condition's state in words: its question's, or the notice's. */
+void	condition_words(struct buf *, const struct condition *,
+	    const struct rec *n, const struct rec *q, enum qstatus,
+	    const char *now);
+/* "no question under this key", or "a notice, with no question..." */
+void	no_question_words(struct buf *, struct state *, const char *key);
+
+/* ---- producer text for a person ---- */
+/* term_safe, keeping line breaks as breaks followed by indent. */
+void	show_text(struct buf *, struct sv, const char *indent);
+void	show_sv(struct buf *, struct sv);	/* term_safe; null is "" */
+/* A string made terminal-safe in b (emptied first), for a message; "" shown. */
+const char *safe(struct buf *b, const char *);
+
+#endif /* ARCWORDS_H */

@@ -154,6 +154,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -m 755 examples/claude-code-hook examples/codex-hook \
 	    examples/codex-notify $(DESTDIR)$(PREFIX)/share/arc/examples
+	install -m 644 examples/arc-mqtt-agent.service \
+	    examples/arc-mqtt-person.service $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 

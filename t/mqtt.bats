@@ -302,3 +302,314 @@ retained_count() { [ "$(retained person "$1" | grep -c .)" = "$2" ]; }
 	[ "$status" -eq 0 ]
 	[[ $output == usage:* ]]
 }
+
+# ---- no answer lost, whatever part of a bridge dies ----
+
+# sends NAME FILE: arc-mqtt send -w 30 of the event in FILE, as the
+# person, in the background: its result in $BROKER/send-NAME.out.
+sends() {
+	spawn "send-$1" person bash -c 'exec "$0" send -w 30 <"$1"' \
+	    "$ARC_MQTT" "$2"
+}
+# sent NAME: waits for that send; true once it ended 0 with a 200.
+sent() {
+	local pid rc=0
+	pid=$(cat "$BROKER/send-$1.pid")
+	wait "$pid" || rc=$?
+	rm -f "$BROKER/send-$1.pid"
+	[ "$rc" -eq 0 ] || { echo "send $1: exit $rc"; cat "$BROKER/send-$1.err"; return 1; }
+	[ "$(jq -r .status "$BROKER/send-$1.out")" = 200 ]
+}
+# for_send HOST KEY CHOICE: the answer an app would build, keyed HOST/KEY
+# as arc-answer writes it from the mirror.
+for_send() {
+	phone_answer "$1" "$2" "$3" '.request.key = "'"$1"'/" + .request.key'
+}
+# one_proc NAME "COMM WORD": NAME runs exactly one such process.
+one_proc() {
+	[ "$(side_proc "$1" "${2%% *}" "${2#* }" | wc -l)" = 1 ]
+}
+# answered_once FOLLOW N: N questions answered, each exactly once,
+# as the agent's arc-status --follow (in $BROKER/FOLLOW.out) reported.
+answered_once() {
+	local keys
+	keys=$(jq -r 'select(.change == "answered") | .key' "$BROKER/$1.out" | sort)
+	[ "$(grep -c . <<<"$keys")" = "$2" ] &&
+	    [ -z "$(uniq -d <<<"$keys")" ]
+}
+
+@test "any process of the agent's bridge killed: the bridge stops at once, and every answer sent is applied exactly once" {
+	local -a targets=("mosquitto_sub arc/devbox/answers" "arc-apply -j"
+	    "mosquitto_pub arc/devbox/results" "arc-status --follow"
+	    "jq @uri")
+	local i t pid before
+	for i in "${!targets[@]}"; do
+		ask "$DEVBOX" "q$i-a"
+		ask "$DEVBOX" "q$i-b"
+	done
+	# restarted as systemd would (examples/arc-mqtt-agent.service)
+	supervise agent-devbox agent-devbox "$ARC_MQTT" agent -H devbox -j "$DEVBOX"
+	spawn follow - arc-status -j "$DEVBOX" --follow
+	eventually retained_count devbox 10
+	for i in "${!targets[@]}"; do
+		t=${targets[$i]}
+		eventually one_proc agent-devbox "$t"
+		eventually ready devbox
+		before=$(side_pids agent-devbox)
+		pid=$(side_proc agent-devbox "${t%% *}" "${t#* }")
+		for_send devbox "q$i-a" allow >"$BATS_TEST_TMPDIR/a$i"
+		for_send devbox "q$i-b" deny >"$BATS_TEST_TMPDIR/b$i"
+		# one answer on its way as the process is killed, one after
+		sends "a$i" "$BATS_TEST_TMPDIR/a$i"
+		sleep 0.05
+		kill -KILL "$pid"
+		sends "b$i" "$BATS_TEST_TMPDIR/b$i"
+		# the rest of the bridge follows it at once
+		gone_within 1 $before
+		echo "# $t killed: the bridge was gone ${gone_after}s later" >&3
+	done
+	for i in "${!targets[@]}"; do
+		sent "a$i"
+		sent "b$i"
+	done
+	[ "$(pending "$DEVBOX")" = 0 ]
+	eventually answered_once follow 10
+	# each time it said so, with exit 3, and was started again
+	[ "$(grep -c '^exit 3$' "$BROKER/agent-devbox.out")" = 5 ]
+	[ "$(grep -c '^exit' "$BROKER/agent-devbox.out")" = 5 ]
+	grep -q 'arc-mqtt: arc-apply ended (status 137); stopping' "$BROKER/agent-devbox.err"
+}
+
+@test "any process of the person's side killed: it stops at once, and once started again the mirror follows" {
+	local t pid before n=1
+	ask "$DEVBOX" k0
+	agent devbox "$DEVBOX"
+	supervise person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	for t in "mosquitto_sub arc-person-laptop" "jq --unbuffered" \
+	    "arc-apply --mirror"; do
+		eventually one_proc person "$t"
+		before=$(side_pids person)
+		pid=$(side_proc person "${t%% *}" "${t#* }")
+		kill -KILL "$pid"
+		gone_within 1 $before
+		echo "# $t killed: the person's side was gone ${gone_after}s later" >&3
+		ask "$DEVBOX" "k$n"
+		n=$((n + 1))
+		eventually is_pending "$MIRROR" "$n"
+	done
+	[ "$(grep -c '^exit 3$' "$BROKER/person.out")" = 3 ]
+}
+
+@test "send: an answer taken from the broker and lost by a bridge is published again until its result comes" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	eventually retained_is devbox deploy pending
+	eventually ready devbox
+	halt agent-devbox
+	# What a bridge does that dies after the broker's acknowledgement: a
+	# client in the agent's session takes two answers, and that is all.
+	spawn eater agent-devbox stdbuf -oL mosquitto_sub -d -c \
+	    -i arc-agent-devbox -q 1 -C 2 -t arc/devbox/answers
+	eventually grep -q 'received SUBACK' "$BROKER/eater.out"
+	for_send devbox deploy allow >"$BATS_TEST_TMPDIR/answer"
+	sends one "$BATS_TEST_TMPDIR/answer"
+	eater=$(cat "$BROKER/eater.pid")
+	eventually eval '[ -z "$(alive "$eater")" ]'
+	[ "$(grep -c '"response.submitted"' "$BROKER/eater.out")" = 2 ]
+	[ "$(pending "$DEVBOX")" = 1 ]
+	agent devbox "$DEVBOX"
+	sent one
+	[ "$(jq -r '.interaction.response.choice_id' "$BROKER/send-one.out")" = allow ]
+	[ "$(pending "$DEVBOX")" = 0 ]
+}
+
+# ---- one message, one event: white space, size ----
+
+# results_but_probes HOST: HOST's results so far, the probes' left out.
+results_but_probes() {
+	grep '^{' "$BROKER/results-$1.out" |
+	    jq -c 'select((.event_id // "") | startswith("evt_probe") | not)'
+}
+
+@test "an answer published pretty-printed, on many lines, as one message is one answer" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	eventually retained_is devbox deploy pending
+	eventually ready devbox
+	results devbox
+	event=$(phone_answer devbox deploy allow)
+	pretty=$(jq . <<<"$event")
+	[ "$(wc -l <<<"$pretty")" -gt 10 ]
+	# with CR LF line ends and tabs, as a phone's editor may send it
+	publish_answer devbox "$(sed 's/^  /\t/; s/$/\r/' <<<"$pretty")"
+	id=$(jq -r .event_id <<<"$event")
+	eventually result_for devbox "$id"
+	[ "$(result_for devbox "$id" | jq -r '[.status, .interaction.response.choice_id] | join(" ")')" = "200 allow" ]
+	[ "$(pending "$DEVBOX")" = 0 ]
+	# and that one result only
+	eventually ready devbox
+	[ "$(results_but_probes devbox | grep -c .)" = 1 ]
+}
+
+@test "a message over 65,536 bytes gets one too_large result, one over the broker's limit none, and the next answer is not held up" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	eventually retained_is devbox deploy pending
+	eventually ready devbox
+	results devbox
+	# the broker takes payloads up to the largest condition (1 MiB) ...
+	grep -qx 'message_size_limit 1048576' "$BROKER/mosquitto.conf"
+	# ... so that this one (a million bytes on 10,000 lines) reaches the
+	# bridge, and one of 8 MiB does not
+	{ printf '{"pad":"'; head -c 999900 /dev/zero | tr '\0' x | fold -w 99; printf '"}'; } |
+	    as person timeout 20 mosquitto_pub -q 1 -t arc/devbox/answers -s
+	head -c 8M /dev/zero | tr '\0' x |
+	    as person timeout 20 mosquitto_pub -q 1 -t arc/devbox/answers -s
+	event=$(phone_answer devbox deploy allow)
+	t0=$SECONDS
+	publish_answer devbox "$event"
+	id=$(jq -r .event_id <<<"$event")
+	eventually result_for devbox "$id"
+	[ $((SECONDS - t0)) -le 3 ]
+	[ "$(pending "$DEVBOX")" = 0 ]
+	eventually ready devbox
+	run results_but_probes devbox
+	[ "$(jq -r '[.status, .error.code // .interaction.status] | join(" ")' <<<"$output" | tr '\n' ' ')" = \
+	    "413 too_large 200 answered " ]
+	# the bridge went on: the same processes as before
+	kill -0 "$(cat "$BROKER/agent-devbox.pid")"
+	[ ! -s "$BROKER/agent-devbox.err" ]
+}
+
+# ---- the person's mirror ----
+
+# big_question JOURNAL KEY: as large a question as ARC allows: a title of
+# 200, a message of 4,000, 12 choices with labels of 200 and details of
+# 500 characters, each of 4 bytes in UTF-8 (some 50 KB).
+big_question() {
+	jq -nc --arg key "$2" --arg id "evt_big$SRANDOM" '"\ud834\udd1e" as $c | {
+	    arc_version: "0.2", event_id: $id, event_type: "request.created",
+	    occurred_at: (now | todate), sender: {id: "codex"},
+	    request: {key: $key, kind: "permission", title: ($c * 200),
+	      message: ("rm -rf ~/projects? " + $c * 3981),
+	      response: {kind: "permission",
+	        choices: [range(12) | {id: "c\(.)", label: ($c * 200),
+	          detail: ($c * 500)}],
+	        expires_at: (now + 3600 | todate)}}}' >"$BATS_TEST_TMPDIR/big"
+	[ "$(wc -c <"$BATS_TEST_TMPDIR/big")" -gt 50000 ]
+	arc-apply -q -j "$1" "$BATS_TEST_TMPDIR/big" >/dev/null
+}
+
+@test "a question as large as ARC allows (50 KB) reaches the person's mirror whole and is answered from there" {
+	big_question "$DEVBOX" big
+	agent devbox "$DEVBOX"
+	spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	# the question as the host has it
+	run --separate-stderr arc-status -j "$DEVBOX" --json --show big
+	host_q=$(jq -c '.interaction | {title, prompt, choices, digest}' <<<"$output")
+	run --separate-stderr arc-status -j "$MIRROR" --json --show devbox/big
+	[ "$(jq -c '.interaction | {title, prompt, choices, digest}' <<<"$output")" = "$host_q" ]
+	[ "$(jq -r '.interaction.prompt | length' <<<"$output")" = 4000 ]
+	[ "$(jq -r '.interaction.key' <<<"$output")" = devbox/big ]
+	[ ! -s "$BROKER/person.err" ]
+	eventually ready devbox
+	run as person arc-answer -j "$MIRROR" devbox/big c11
+	[ "$status" -eq 0 ]
+	run --separate-stderr arc-wait -j "$DEVBOX" -t 5 big
+	[ "$(field '[.status, .response.choice_id] | join(" ")')" = "answered c11" ]
+	eventually is_pending "$MIRROR" 0
+}
+
+@test "a condition rewritten on the broker, its digest and nonce kept, is not mirrored: the person never sees it" {
+	ask "$DEVBOX" wipe "rm -rf ~/projects"
+	agent devbox "$DEVBOX"
+	eventually retained_is devbox wipe pending
+	# (arc-apply's own, not t/run-tests' wrapper, which holds back what
+	# a command says on stderr until it exits)
+	PATH="$ARC_BIN:$PATH" spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	# Whoever can write arc/devbox/conditions/ (here with the agent
+	# host's own login) shows a harmless text under the real digest and
+	# nonce.
+	retained person devbox | jq -c 'select(.topic == "arc/devbox/conditions/wipe") |
+	    .payload | .notification.message = "ls ~/projects" |
+	    .interaction.prompt = "ls ~/projects"' >"$BATS_TEST_TMPDIR/forged"
+	[ "$(jq -r .interaction.status "$BATS_TEST_TMPDIR/forged")" = pending ]
+	as agent-devbox mosquitto_pub -q 1 -r -t arc/devbox/conditions/wipe \
+	    -s <"$BATS_TEST_TMPDIR/forged"
+	prompt_is() { [ "$(retained person devbox | jq -r .payload.interaction.prompt)" = "$1" ]; }
+	eventually prompt_is "ls ~/projects"
+	# the mirror refused it, naming host and key, and shows the real one
+	eventually grep -q 'devbox/wipe: /interaction/digest: .*not mirrored' "$BROKER/person.err"
+	run --separate-stderr arc-status -j "$MIRROR" --show devbox/wipe
+	[[ $output == *"rm -rf ~/projects"* ]]
+	[[ $output != *"ls ~/projects"* ]]
+	# a device that starts now, with the forgery on the broker, counts
+	# nothing and has no question to show
+	PATH="$ARC_BIN:$PATH" spawn phone person "$ARC_MQTT" person -i phone -j "$BATS_TEST_TMPDIR/phone/journal"
+	eventually grep -q 'devbox/wipe: /interaction/digest: .*not mirrored' "$BROKER/phone.err"
+	[ "$(pending "$BATS_TEST_TMPDIR/phone/journal")" = 0 ]
+	[ -z "$(arc-status -j "$BATS_TEST_TMPDIR/phone/journal")" ]
+	run --separate-stderr arc-status -j "$BATS_TEST_TMPDIR/phone/journal" --show devbox/wipe
+	[ "$status" -ne 0 ]
+	[[ $output != *"ls ~/projects"* ]]
+	run --separate-stderr as person arc-answer -j "$BATS_TEST_TMPDIR/phone/journal" devbox/wipe allow
+	[ "$status" -ne 0 ]
+	[ "$(pending "$DEVBOX")" = 1 ]
+	# and no digest or nonce on standard error
+	for s in $(jq -r '.interaction.digest, .interaction.nonce' "$BATS_TEST_TMPDIR/forged"); do
+		! grep -qF "$s" "$BROKER/person.err" "$BROKER/phone.err"
+	done
+}
+
+@test "arc-answer HOST/KEY on the mirror, without --via, is answered on its host" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	eventually ready devbox
+	# the way back, this very script's send, is kept with the question
+	[ "$(grep -ao '"route":"[^"]*"' "$MIRROR" | sort -u)" = \
+	    "\"route\":\"'$(readlink -f "$ARC_MQTT")' send\"" ]
+	run --separate-stderr as person arc-answer -j "$MIRROR" devbox/deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(field '[.status, .key, .interaction.response.choice_id] | join(" ")')" = "200 deploy allow" ]
+	run --separate-stderr arc-wait -j "$DEVBOX" -t 5 deploy
+	[ "$status" -eq 0 ]
+	[ "$(field '.response.choice_id')" = allow ]
+	# settled there, so it leaves the mirror
+	eventually is_pending "$MIRROR" 0
+}
+
+@test "the systemd user units start each side again whenever it stops" {
+	for side in agent person; do
+		u="$BATS_TEST_DIRNAME/../examples/arc-mqtt-$side.service"
+		grep -qx 'Restart=always' "$u"
+		grep -qx 'RestartSec=2' "$u"
+		grep -qx 'StartLimitIntervalSec=0' "$u"
+		grep -qx "ExecStart=/usr/local/bin/arc-mqtt $side" "$u"
+	done
+	grep -qx 'Environment=ARC_JOURNAL=%h/.local/state/arc/remote' \
+	    "$BATS_TEST_DIRNAME/../examples/arc-mqtt-person.service"
+	command -v systemd-analyze >/dev/null || skip "no systemd-analyze"
+	# Checked as installed: the script where ExecStart has it, this man
+	# page for Documentation=.
+	mkdir -p "$BATS_TEST_TMPDIR/units" "$BATS_TEST_TMPDIR/man/man1" \
+	    "$BATS_TEST_TMPDIR/run"
+	chmod 700 "$BATS_TEST_TMPDIR/run"
+	cp "$BATS_TEST_DIRNAME/../man/arc-mqtt.1" "$BATS_TEST_TMPDIR/man/man1/"
+	for side in agent person; do
+		sed "s|^ExecStart=/usr/local/bin/arc-mqtt|ExecStart=$(readlink -f "$ARC_MQTT")|" \
+		    "$BATS_TEST_DIRNAME/../examples/arc-mqtt-$side.service" \
+		    >"$BATS_TEST_TMPDIR/units/arc-mqtt-$side.service"
+		run env MANPATH="$BATS_TEST_TMPDIR/man" \
+		    XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run" \
+		    systemd-analyze --user verify \
+		    "$BATS_TEST_TMPDIR/units/arc-mqtt-$side.service"
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+	done
+}

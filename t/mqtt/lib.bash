@@ -86,3 +86,51 @@ phone_answer() {
 	       digest: .interaction.digest, nonce: .interaction.nonce,
 	       choice_id: $choice, source: "phone"}}' | jq -c "${4:-.}"
 }
+
+# supervise NAME USER CMD...: CMD as spawn starts it, and started again
+# 0.2 s after each time it ends, as systemd's Restart=always would; each
+# exit status as a line "exit N" in $BROKER/NAME.out.
+supervise() {
+	local name=$1 user=$2
+	shift 2
+	spawn "$name" "$user" bash -c \
+	    'while :; do "$@"; echo "exit $?"; sleep 0.2; done' supervise "$@"
+}
+# side_pids NAME: the processes that NAME (spawned or supervised) runs,
+# the supervisor itself left out.
+side_pids() {
+	local sid
+	sid=$(cat "$BROKER/$1.pid")
+	ps -s "$sid" -o pid= | awk -v s="$sid" '$1 != s {print $1}'
+}
+# side_proc NAME COMM [WORD]: the id of NAME's process COMM (as ps shows
+# it: the program itself, not a script around it) whose command line
+# holds WORD.
+side_proc() {
+	ps -s "$(cat "$BROKER/$1.pid")" -o pid=,comm=,args= |
+	    awk -v c="$2" -v w="${3:-}" '$2 == c && index($0, w) {print $1}'
+}
+# alive PID...: those of them still running (zombies are not), one a line.
+alive() {
+	local IFS=,
+	ps -o pid=,stat= -p "$*" | awk '$2 !~ /^Z/ {print $1}'
+}
+# gone_within SECONDS PID...: every PID ends within SECONDS; the time it
+# took (seconds) in $gone_after.
+gone_within() {
+	local limit=$1 t0=${EPOCHREALTIME/./} now left
+	shift
+	while :; do
+		left=$(alive "$@")
+		now=${EPOCHREALTIME/./}
+		gone_after=$(printf '%d.%03d' $(((now - t0) / 1000000)) \
+		    $(((now - t0) % 1000000 / 1000)))
+		[ -n "$left" ] || return 0
+		if [ $((now - t0)) -gt $((limit * 1000000)) ]; then
+			echo "still running after ${limit}s:" $left >&2
+			ps -o pid=,comm=,args= -p "$(echo $left | tr ' ' ,)" >&2 || true
+			return 1
+		fi
+		sleep 0.01
+	done
+}

@@ -58,17 +58,32 @@ struct target {
 	const char	*journal;	/* -j, for a deferred one */
 };
 
-static void
-answer_usage(FILE *f)
-{
-	fprintf(f, "usage: arc-answer [-j journal] [--json] [--response-id id] "
-	    "[--source name]\n"
-	    "                  [--device-id id] [--emit | --via command] "
-	    "[--seen tag]\n"
-	    "                  [key [choice | --text text]]\n"
-	    "       arc-answer [-j journal] [--source name] "
-	    "--dismiss key | --dismiss-notices\n");
-}
+static const char usage[] =
+"usage: arc-answer [-j journal] [--json] [--response-id id] [--source name]\n"
+"                  [--device-id id] [--emit | --via command] [--seen tag]\n"
+"                  [key [choice | --text text]]\n"
+"       arc-answer [-j journal] [--source name] --dismiss key | --dismiss-notices\n"
+"\n"
+"Answers the question open under key (or a part of a key), as a script\n"
+"or a person would; on a terminal, without an answer it asks, without a\n"
+"key it shows a picker of the waiting questions.\n"
+"\n"
+"  -j, --journal file    the journal (else $ARC_JOURNAL, else\n"
+"                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
+"  --json                print the result line even on a terminal\n"
+"  --response-id id      the answer's idempotency key (else one is minted)\n"
+"  --source name         where the answer comes from (default cli)\n"
+"  --device-id id        the answering device\n"
+"  --text text           a text answer, for a text question\n"
+"  --emit                print the answer event instead of applying it\n"
+"  --via command         write the answer event to sh -c command instead\n"
+"  --seen tag            answer only if the question is still the one whose\n"
+"                        tag (8+ hex digits of its digest, as arc-status\n"
+"                        prints it) was read; else show the new one, exit 1\n"
+"  --dismiss key         resolve a notice or a settled question as a person\n"
+"  --dismiss-notices     dismiss every active condition not pending\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
 
 /* ---- the event ---- */
 
@@ -188,50 +203,41 @@ list_choices(const struct jval *choices)
  */
 static void
 say_result(struct journal *j, const char *key, const struct question *qn,
-    const char *answer, bool is_text, const struct buf *result)
+    const char *answer, bool is_text, const struct verdict *v)
 {
 	struct arena		 a = { 0 };
-	struct jparse_error	 e;
-	const struct jval	*r, *error = NULL, *code, *msg, *choices;
+	const struct jval	*choices;
 	struct buf		 b = { 0 };
 
 	choices = qn->found ? question_choices(&a, &qn->q) : NULL;
 	term_safe(&b, key, strlen(key));
 	buf_puts(&b, ": ");
-	r = json_parse(&a, result->p, result->len > 0 ? result->len - 1 : 0,
-	    &e);
-	if (r != NULL && (error = json_get(r, "error")) == NULL) {
+	if (v->code == ARC_OK) {
 		answer_words(&b, choices, answer, is_text);
-		buf_puts(&b, json_get(r, "replayed") != NULL ?
-		    " (accepted earlier)\n" : " (accepted)\n");
+		buf_puts(&b, v->replayed ? " (accepted earlier)\n" :
+		    " (accepted)\n");
 		say(&b);
 		goto done;
 	}
-	code = r != NULL ? json_get(error, "code") : NULL;
-	msg = r != NULL ? json_get(error, "message") : NULL;
 	buf_puts(&b, "not answered: ");
-	if (code != NULL && (json_is(code, "not_open") ||
-	    (json_is(code, "conflict") && qn->found &&
-	    sv_is(qn->q.f[I_STATUS], "answered")))) {
-		if (json_is(code, "conflict"))
+	if (v->code == ARC_NOT_OPEN || (v->code == ARC_CONFLICT &&
+	    qn->found && sv_is(qn->q.f[I_STATUS], "answered"))) {
+		if (v->code == ARC_CONFLICT)
 			buf_puts(&b, "already ");
 		question_words(&b, &qn->q, question_status(&qn->q, arc_now()),
 		    arc_now());
-	} else if (code != NULL && json_is(code, "not_found")) {
+	} else if (v->code == ARC_NOT_FOUND) {
 		no_question_words(&b, j->st, key);
-	} else if (msg != NULL) {
-		buf_put(&b, msg->s, msg->len);	/* quotes no value */
 	} else {
-		buf_puts(&b, "rejected");
+		buf_puts(&b, v->message);	/* quotes no value */
 	}
-	if (code != NULL && json_is(code, "invalid_answer") && qn->found &&
+	if (v->code == ARC_INVALID_ANSWER && qn->found &&
 	    is_text == (choices != NULL))
 		buf_puts(&b, choices != NULL ? " (a choice question: give a "
 		    "choice, not --text)" : " (a text question: answer with "
 		    "--text)");
 	warnx("%s", b.p);
-	if (code != NULL && json_is(code, "invalid_answer") &&
-	    choices != NULL && !is_text)
+	if (v->code == ARC_INVALID_ANSWER && choices != NULL && !is_text)
 		list_choices(choices);
 done:
 	buf_free(&b);
@@ -293,7 +299,7 @@ send_answer(struct target *t, const struct opts *o, const char *key,
     const struct question *qn, const char *via, const char *answer,
     bool is_text)
 {
-	struct buf	 ev = { 0 }, result = { 0 }, tmp, b = { 0 };
+	struct buf	 ev = { 0 }, b = { 0 };
 	struct arena	 a = { 0 };
 	int		 status;
 
@@ -325,22 +331,33 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 	}
 	t->ap.quiet = o->human;
 	apply_one(&t->ap, "answer", 1, ev.p, ev.len - 1, false);
-	if (o->human) {	/* the result line stays off the screen */
-		tmp = t->ap.out;
-		t->ap.out = result;
-		result = tmp;
-	}
+	if (o->human)	/* the result line stays off the screen: the verdict */
+		t->ap.out.len = 0;
 	if (!applier_commit(&t->ap))
 		errx(EXIT_SYSTEM, "the answer was not applied");
 	status = t->ap.status;
 	if (o->human)
-		say_result(t->jr, key, qn, answer, is_text, &result);
+		say_result(t->jr, key, qn, answer, is_text, &t->ap.last);
 done:
 	buf_free(&ev);
-	buf_free(&result);
 	buf_free(&b);
 	arena_free(&a);
 	return status;
+}
+
+/*
+ * The key as given: a person on a terminal may give a part of one (hook
+ * keys are long); a script names it whole, so that a key of its that is
+ * gone never answers another key that begins with it.
+ */
+static enum key_found
+typed_key(struct state *st, const char *given, bool person, char **key)
+{
+	if (person)
+		return key_typed(st, given, key);
+	if ((*key = strdup(given)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	return KEY_EXACT;
 }
 
 /*
@@ -438,7 +455,7 @@ again:
 	if (!journal_lock(t->jr, t->local && !t->deferred))
 		return EXIT_SYSTEM;
 	free(key);
-	if (key_typed(t->jr->st, given, &key) == KEY_AMBIGUOUS) {
+	if (typed_key(t->jr->st, given, o->human, &key) == KEY_AMBIGUOUS) {
 		status = EXIT_REJECTED;
 		goto refused;
 	}
@@ -462,9 +479,9 @@ again:
 	choices = qn.found ? question_choices(&a, &qn.q) : NULL;
 	if (choice != NULL && (id = choice_given(choices, choice, &other)) ==
 	    NULL && other != 0) {
-		warnx("%s: ambiguous: the number of choice %lu and the id of "
+		warnx("%s: ambiguous: one choice's number, and the id of "
 		    "choice %zu; give the id of the one meant", safe(&b, key),
-		    strtoul(choice, NULL, 10), other);
+		    other);
 		if (o->human)
 			list_choices(choices);
 		status = EXIT_REJECTED;
@@ -670,7 +687,8 @@ dismiss(const struct opts *o)
 	ns.now = arc_now();
 	if (o->dismiss != NULL) {
 		char *key;
-		if (key_typed(j.st, o->dismiss, &key) == KEY_AMBIGUOUS ||
+		if (typed_key(j.st, o->dismiss, isatty(STDOUT_FILENO), &key) ==
+		    KEY_AMBIGUOUS ||
 		    !dismiss_one(&j, &a, key, ns.now, o->source, &out))
 			status = EXIT_REJECTED;
 		free(key);
@@ -711,39 +729,39 @@ check_usage(const struct opts *o, int argc, bool *asked)
 {
 	if (o->dismiss != NULL || o->notices) {
 		if (o->dismiss != NULL && o->notices)
-			return usage_error(answer_usage, "--dismiss and "
+			return usage_error(usage, "--dismiss and "
 			    "--dismiss-notices: give one");
 		if (argc > 0 || o->text || o->emit || o->via || o->json ||
 		    o->response_id || o->device || o->seen)
-			return usage_error(answer_usage, "dismissing takes no "
+			return usage_error(usage, "dismissing takes no "
 			    "answer, and only -j and --source");
 		return 0;
 	}
 	if (argc > 2)
-		return usage_error(answer_usage, "too many arguments");
+		return usage_error(usage, "too many arguments");
 	if (argc == 2 && o->text != NULL)
-		return usage_error(answer_usage, "a choice and --text: give "
+		return usage_error(usage, "a choice and --text: give "
 		    "one answer");
 	if (argc == 0 && o->text != NULL)
-		return usage_error(answer_usage, "--text: which key?");
+		return usage_error(usage, "--text: which key?");
 	if (o->text != NULL && line_blank(o->text, strlen(o->text)))
-		return usage_error(answer_usage, "--text: an empty answer is "
+		return usage_error(usage, "--text: an empty answer is "
 		    "not sent");
 	if (o->seen != NULL && !tag_valid(o->seen))
-		return usage_error(answer_usage, "--seen takes a question's tag: "
+		return usage_error(usage, "--seen takes a question's tag: "
 		    "%d to 64 hex digits of its digest, as --show prints it",
 		    TAG_MIN);
 	if (o->emit && o->via != NULL)
-		return usage_error(answer_usage, "--emit and --via: give one");
+		return usage_error(usage, "--emit and --via: give one");
 	*asked = argc < 2 && o->text == NULL;
 	if (*asked && o->emit)
-		return usage_error(answer_usage, "--emit needs the answer on "
+		return usage_error(usage, "--emit needs the answer on "
 		    "the command line");
 	if (*asked && o->seen != NULL)
-		return usage_error(answer_usage, "--seen goes with an answer on "
+		return usage_error(usage, "--seen goes with an answer on "
 		    "the command line (asked, the question is shown)");
 	if (*asked && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
-		return usage_error(answer_usage, argc == 0 ? "no key (the "
+		return usage_error(usage, argc == 0 ? "no key (the "
 		    "picker needs a terminal)" : "no answer: give a choice or "
 		    "--text (or run me on a terminal to be asked)");
 	return 0;
@@ -776,7 +794,7 @@ answer_main(int argc, char **argv)
 	int		 ch, status;
 	char		*path;
 
-	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "j:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j': o.journal = optarg; break;
 		case 'r': o.response_id = optarg; break;
@@ -789,15 +807,10 @@ answer_main(int argc, char **argv)
 		case 'D': o.dismiss = optarg; break;
 		case 'N': o.notices = true; break;
 		case 'S': o.seen = optarg; break;
-		case 'h':
-			answer_usage(stdout);
-			return 0;
-		case 'V':
-			print_version();
-			return 0;
 		default:
-			answer_usage(stderr);
-			return EXIT_USAGE;
+			if (common_option(ch, usage, &status))
+				return status;
+			break;
 		}
 	}
 	argc -= optind;

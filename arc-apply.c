@@ -57,17 +57,144 @@ batch_fill(struct line_reader *r, struct batch *b, size_t limit)
 }
 
 
-static void
-apply_usage(FILE *f)
+static const char usage[] =
+"usage: arc-apply [-0q] [-j journal] [--answers] [--netstrings] [--batch count]\n"
+"                 [--retain duration] [file ...]\n"
+"       arc-apply [-j journal] --compact [--retain duration] [--window duration]\n"
+"       arc-apply -j journal --salvage new-journal\n"
+"       arc-apply [-q] [-j journal] --mirror [--route command] [file ...]\n"
+"\n"
+"Applies ARC events to the conditions in the journal: one result line\n"
+"per event, printed once its record is on disk.  Or, one of these at a\n"
+"time: compacts the journal, salvages a damaged one, or keeps a mirror\n"
+"of another host's conditions.\n"
+"\n"
+"  -j, --journal file    the journal (else $ARC_JOURNAL, else\n"
+"                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
+"  -q, --quiet           no diagnostics; the result lines are the same\n"
+"  -0, --null            events end with a NUL byte, not a newline\n"
+"  --netstrings          events are netstrings, LEN:EVENT, (mosquitto_sub\n"
+"                        -F '%l:%p,'): one message is one event\n"
+"  --answers             apply response.submitted events only\n"
+"  --batch count         at most count events under one lock and fsync\n"
+"                        (1 to 4096)\n"
+"  --retain duration     how long a settled condition stays in the live\n"
+"                        journal (90s 10m 2h 1d 1w; default 1w)\n"
+"  --compact             compact the journal now\n"
+"  --window duration     with --compact: how long event ids are remembered\n"
+"  --salvage new-journal copy what a damaged journal holds to new-journal\n"
+"  --mirror              mirror another host's conditions (arc-mqtt)\n"
+"  --route command       with --mirror: how an answer goes back to its host\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
+
+enum verb { APPLY, COMPACT, SALVAGE, MIRROR };
+
+struct apply_opts {
+	enum verb	 verb;
+	const char	*journal, *salvage, *route;
+	bool		 quiet, answers, nul, netstrings;
+	int64_t		 window, retain;	/* seconds; -1: the default */
+	size_t		 batch;
+};
+
+/* Events from each file, a batch under one lock and one fsync. */
+static int
+apply_events(struct applier *ap, const struct apply_opts *o, int argc,
+    char **argv)
 {
-	fprintf(f, "usage: arc-apply [-0q] [-j journal] [--answers] "
-	    "[--batch count] [--retain duration]\n"
-	    "                 [file ...]\n"
-	    "       arc-apply [-j journal] --compact [--retain duration] "
-	    "[--window duration]\n"
-	    "       arc-apply -j journal --salvage new-journal\n"
-	    "       arc-apply [-q] [-j journal] --mirror [--route command] "
-	    "[file ...]\n");
+	static char		*stdin_only[] = { "-", NULL };
+	struct line_reader	 r;
+	struct batch		*b;
+	enum line_status	 ls;
+	size_t			 k;
+	int			 i, fd;
+
+	/*
+	 * Catch up at once: a torn tail is repaired and a damaged journal
+	 * refused before any input is read, not at the first event.
+	 */
+	if (!journal_lock(&ap->j, true))
+		return EXIT_SYSTEM;
+	journal_unlock(&ap->j);
+	if (argc == 0)
+		argv = stdin_only, argc = 1;
+	if ((b = calloc(1, sizeof(*b))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	for (i = 0; i < argc && ap->status != EXIT_SYSTEM; i++) {
+		if ((fd = open_input(argv[i])) == -1) {
+			ap->status = EXIT_SYSTEM;
+			continue;
+		}
+		line_reader_init(&r, fd, argv[i]);
+		if (o->nul)	/* -0: records end with NUL, as xargs -0 reads */
+			line_reader_set(&r, ARC_LINE_MAX, '\0');
+		else if (o->netstrings)
+			line_reader_netstrings(&r, ARC_LINE_MAX);
+		while ((ls = batch_fill(&r, b, o->batch)) != LINE_EOF ||
+		    b->n > 0) {
+			if (b->n > 0) {
+				if (!journal_lock(&ap->j, true))
+					errx(EXIT_SYSTEM, "nothing was applied");
+				for (k = 0; k < b->n; k++)
+					apply_one(ap, argv[i], b->lineno[k],
+					    b->text.p + b->off[k], b->len[k],
+					    b->too_large[k]);
+				if (!applier_commit(ap))
+					errx(EXIT_SYSTEM, "%zu events from line "
+					    "%llu on were not applied", b->n,
+					    (unsigned long long)b->lineno[0]);
+			}
+			if (ls == LINE_ERROR) {
+				errno = r.read_errno;
+				warn("%s", argv[i]);
+				ap->status = EXIT_SYSTEM;
+				break;
+			}
+			if (ls == LINE_EOF)
+				break;
+		}
+		line_reader_free(&r);
+		close_input(fd);
+	}
+	buf_free(&b->text);
+	free(b);
+	return ap->status;
+}
+
+static int
+salvage(const struct apply_opts *o)
+{
+	char		*path = journal_default_path(o->journal);
+	struct journal	 old;
+	int		 status;
+
+	status = journal_open(&old, path, false) &&
+	    journal_salvage(&old, o->salvage) ? 0 : EXIT_SYSTEM;
+	journal_close(&old);
+	free(path);
+	return status;
+}
+
+/* The verb, with what it takes; a usage error otherwise. */
+static int
+check_usage(const struct apply_opts *o, int argc, int verbs)
+{
+	if (verbs > 1)
+		return usage_error(usage, "--compact, --salvage or --mirror: "
+		    "one at a time");
+	if ((o->verb == COMPACT || o->verb == SALVAGE) && argc > 0)
+		return usage_error(usage, "--compact and --salvage read no "
+		    "events");
+	if (o->route != NULL && o->verb != MIRROR)
+		return usage_error(usage, "--route goes with --mirror");
+	if ((o->answers || o->nul || o->netstrings) && o->verb != APPLY)
+		return usage_error(usage, "%s applies events: not with "
+		    "--compact, --salvage or --mirror", o->answers ?
+		    "--answers" : o->nul ? "-0" : "--netstrings");
+	if (o->nul && o->netstrings)
+		return usage_error(usage, "-0 or --netstrings: one framing");
+	return 0;
 }
 
 int	apply_main(int, char **);	/* arcmain.c calls it */
@@ -85,189 +212,83 @@ apply_main(int argc, char **argv)
 		{ "route", required_argument, NULL, 'R' },
 		{ "answers", no_argument, NULL, 'A' },
 		{ "null", no_argument, NULL, '0' },
+		{ "netstrings", no_argument, NULL, 'n' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct apply_opts	 o = { .verb = APPLY, .window = -1,
+	    .retain = -1, .batch = BATCH_LINES };
 	struct applier		 ap;
-	struct line_reader	 r;
-	struct batch		*b;
-	const char		*journal = NULL, *salvage = NULL, *route = NULL;
-	bool			 compact = false, quiet = false, mirror = false;
-	bool			 answers = false, nul = false;
-	int64_t			 window = -1, retain = -1, limit = BATCH_LINES;
-	int			 ch, i, fd, status;
-	char			*stdin_only[] = { "-", NULL };
+	long long		 n;
+	int64_t			 ms;
+	int			 ch, status, verbs = 0;
 
-	while ((ch = getopt_long(argc, argv, "0j:qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "0j:qhV", longopts, NULL)) !=
+	    -1) {
 		switch (ch) {
-		case 'j':
-			journal = optarg;
-			break;
-		case 'R':
-			route = optarg;
-			break;
-		case 'A':
-			answers = true;
-			break;
-		case '0':
-			nul = true;
-			break;
-		case 'c':
-			compact = true;
-			break;
+		case 'j': o.journal = optarg; break;
+		case 'R': o.route = optarg; break;
+		case 'A': o.answers = true; break;
+		case '0': o.nul = true; break;
+		case 'n': o.netstrings = true; break;
+		case 'q': o.quiet = true; break;
+		case 'c': o.verb = COMPACT; verbs++; break;
+		case 'm': o.verb = MIRROR; verbs++; break;
+		case 's': o.verb = SALVAGE; o.salvage = optarg; verbs++; break;
 		case 'w':
-			if ((window = parse_duration(optarg)) < 0) {
-				warnx("--window takes a duration such as 7d, "
-				    "24h, 90m or 3600");
-				return EXIT_USAGE;
-			}
-			break;
 		case 'r':
-			if ((retain = parse_duration(optarg)) < 0) {
-				warnx("--retain takes a duration such as 7d, "
-				    "24h, 90m or 3600");
+			if (!duration_arg(ch == 'w' ? "--window" : "--retain",
+			    optarg, &ms)) {
+				usage_print(stderr, usage, false);
 				return EXIT_USAGE;
 			}
-			break;
-		case 's':
-			salvage = optarg;
-			break;
-		case 'm':
-			mirror = true;
+			*(ch == 'w' ? &o.window : &o.retain) = ms / 1000 +
+			    (ms % 1000 != 0);
 			break;
 		case 'b':
-			limit = parse_duration(optarg);	/* a plain count */
-			if (limit < 1 || limit > BATCH_LINES ||
-			    strspn(optarg, "0123456789") != strlen(optarg)) {
-				warnx("--batch takes a count from 1 to %d",
-				    BATCH_LINES);
+			if (!count_arg("--batch", optarg, 1, BATCH_LINES, &n)) {
+				usage_print(stderr, usage, false);
 				return EXIT_USAGE;
 			}
+			o.batch = (size_t)n;
 			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			apply_usage(stdout);
-			return 0;
-		case 'V':
-			print_version();
-			return 0;
 		default:
-			apply_usage(stderr);
-			return EXIT_USAGE;
+			if (common_option(ch, usage, &status))
+				return status;
+			break;
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if ((compact || salvage != NULL) && argc > 0) {
-		warnx("--compact and --salvage read no events");
-		apply_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (compact + (salvage != NULL) + mirror > 1) {
-		warnx("--compact, --salvage or --mirror: give one");
-		apply_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (route != NULL && !mirror) {
-		warnx("--route goes with --mirror");
-		apply_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if ((answers || nul) && (compact || salvage != NULL || mirror)) {
-		warnx("%s applies events: not with --compact, --salvage or "
-		    "--mirror", answers ? "--answers" : "-0");
-		apply_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (salvage != NULL) {
-		char *path = journal_default_path(journal);
-		struct journal old;
-		status = journal_open(&old, path, false) &&
-		    journal_salvage(&old, salvage) ? 0 : EXIT_SYSTEM;
-		journal_close(&old);
-		free(path);
+	if ((status = check_usage(&o, argc, verbs)) != 0)
 		return status;
-	}
-	if (!applier_open(&ap, journal)) {
+	if (o.verb == SALVAGE)
+		return salvage(&o);
+	if (!applier_open(&ap, o.journal)) {
 		applier_close(&ap);
 		return EXIT_SYSTEM;
 	}
-	ap.quiet = quiet;
-	ap.answers_only = answers;
-	if (retain >= 0)
-		ap.j.retain = retain;
-	if (window >= 0)
-		ap.j.window = window;
-	if (compact) {
+	ap.quiet = o.quiet;
+	ap.answers_only = o.answers;
+	if (o.retain >= 0)
+		ap.j.retain = o.retain;
+	if (o.window >= 0)
+		ap.j.window = o.window;
+	switch (o.verb) {
+	case COMPACT:
 		status = journal_compact(&ap.j, arc_now()) ? 0 : EXIT_SYSTEM;
-		applier_close(&ap);
-		return status;
-	}
-	if (mirror) {
-		status = mirror_main(&ap, route != NULL ? route : "", argc,
+		break;
+	case MIRROR:
+		status = mirror_main(&ap, o.route != NULL ? o.route : "", argc,
 		    argv);
-		applier_close(&ap);
-		return status;
+		break;
+	default:
+		status = apply_events(&ap, &o, argc, argv);
+		break;
 	}
-	/*
-	 * Catch up at once: a torn tail is repaired and a damaged journal
-	 * refused before any input is read, not at the first event.
-	 */
-	if (!journal_lock(&ap.j, true)) {
-		applier_close(&ap);
-		return EXIT_SYSTEM;
-	}
-	journal_unlock(&ap.j);
-	if (argc == 0)
-		argv = stdin_only, argc = 1;
-	if ((b = calloc(1, sizeof(*b))) == NULL)
-		err(EXIT_SYSTEM, "calloc");
-	for (i = 0; i < argc && ap.status != EXIT_SYSTEM; i++) {
-		enum line_status ls;
-
-		if ((fd = open_input(argv[i])) == -1) {
-			ap.status = EXIT_SYSTEM;
-			continue;
-		}
-		line_reader_init(&r, fd, argv[i]);
-		if (nul)	/* -0: records end with NUL, as xargs -0 reads */
-			line_reader_set(&r, ARC_LINE_MAX, '\0');
-		while ((ls = batch_fill(&r, b, (size_t)limit)) != LINE_EOF ||
-		    b->n > 0) {
-			size_t k;
-
-			if (b->n > 0) {
-				if (!journal_lock(&ap.j, true))
-					errx(EXIT_SYSTEM, "nothing was applied");
-				for (k = 0; k < b->n; k++)
-					apply_one(&ap, argv[i], b->lineno[k],
-					    b->text.p + b->off[k], b->len[k],
-					    b->too_large[k]);
-				if (!applier_commit(&ap))
-					errx(EXIT_SYSTEM, "%zu events from line "
-					    "%llu on were not applied", b->n,
-					    (unsigned long long)b->lineno[0]);
-			}
-			if (ls == LINE_ERROR) {
-				errno = r.read_errno;
-				warn("%s", argv[i]);
-				ap.status = EXIT_SYSTEM;
-				break;
-			}
-			if (ls == LINE_EOF)
-				break;
-		}
-		line_reader_free(&r);
-		close_input(fd);
-	}
-	status = ap.status;
-	buf_free(&b->text);
-	free(b);
 	applier_close(&ap);
 	return status;
 }

@@ -234,25 +234,39 @@ build(struct buf *b, const struct emit *o)
 	return true;
 }
 
-static void
-emit_usage(FILE *f)
-{
-	fprintf(f, "usage: arc-emit [--type created|updated|resolved] "
-	    "[--key key] [--kind kind]\n"
-	    "                [--title title] [--message message] "
-	    "[--priority priority]\n"
-	    "                [--choice id:label[:detail] ...] "
-	    "[--text-max n] [--response-kind kind]\n"
-	    "                [--expires-in duration | --expires-at time] "
-	    "[--outcome outcome]\n"
-	    "                [--sender-id id] [--sender-name name] "
-	    "[--instance-id id] [--session-id id]\n"
-	    "                [--correlation-id id] [--project name] "
-	    "[--cwd dir] [--pid pid]\n"
-	    "                [--turn-id id] [--native-request-id id] "
-	    "[--notification-type type]\n"
-	    "                [--event-id id] [--notice]\n");
-}
+static const char usage[] =
+"usage: arc-emit [--type created|updated|resolved] [--key key] [--kind kind]\n"
+"                [--title title] [--message message] [--priority priority]\n"
+"                [--choice id:label[:detail] ...] [--text-max n] [--response-kind kind]\n"
+"                [--expires-in duration | --expires-at time] [--outcome outcome]\n"
+"                [--sender-id id] [--sender-name name] [--instance-id id] [--session-id id]\n"
+"                [--correlation-id id] [--project name] [--cwd dir] [--pid pid]\n"
+"                [--turn-id id] [--native-request-id id] [--notification-type type]\n"
+"                [--event-id id] [--notice]\n"
+"\n"
+"Prints one ARC 0.2 event built from its options, valid by construction.\n"
+"A text of - is read from standard input.\n"
+"\n"
+"  --type type           created (default), updated or resolved\n"
+"  --key key             the condition's key\n"
+"  --kind kind           information, question, permission, blocked,\n"
+"                        failure or completion\n"
+"  --title, --message    what a person reads\n"
+"  --priority priority   low, normal, high or critical\n"
+"  --choice id:label[:detail]  a choice, in order (\\: a colon in a label)\n"
+"  --text-max n          a text answer of at most n characters\n"
+"  --response-kind kind  permission, single_choice or text\n"
+"  --expires-in duration the question's deadline from now (90s 10m 2h 1d 1w)\n"
+"  --expires-at time     the question's deadline (RFC 3339)\n"
+"  --outcome outcome     of a resolution (or a notice)\n"
+"  --sender-id, --sender-name, --instance-id   who asks\n"
+"  --session-id, --correlation-id, --project, --cwd, --pid, --turn-id,\n"
+"  --native-request-id   the context\n"
+"  --notification-type type   x-agentnotify's notification type\n"
+"  --event-id id         the event's id (else one is minted)\n"
+"  --notice              a permission notice that asks nothing here\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
 
 /*
  * A new permission request without choices would be a notice nobody can
@@ -273,13 +287,6 @@ refuse_permission_notice(const struct emit *o)
 	    "(see --choice; --notice for a notice that asks nothing)");
 	warnx("no event was emitted");
 	return true;
-}
-
-static bool
-digits(const char *s)
-{
-	return *s != '\0' && strspn(s, "0123456789") == strlen(s) &&
-	    strlen(s) <= 19;
 }
 
 int	emit_main(int, char **);	/* arcmain.c calls it */
@@ -329,13 +336,16 @@ emit_main(int argc, char **argv)
 	struct problems	 pr = { 0 };
 	struct jval	*root;
 	const char	*env;
+	char		 text_max[24], pid[24];
+	long long	 n;
+	int64_t		 ms;
 	size_t		 i;
-	int		 ch;
+	int		 ch, status;
 
 	o.type = "created";
 	o.sender_id = (env = getenv("ARC_SENDER")) && *env ? env : "arc-emit";
 	o.session_id = (env = getenv("ARC_SESSION_ID")) && *env ? env : NULL;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_TYPE: o.type = optarg; break;
 		case O_KEY: o.key = optarg; break;
@@ -351,17 +361,17 @@ emit_main(int argc, char **argv)
 			o.choice[o.nchoices++] = optarg;
 			break;
 		case O_TEXT_MAX:
-			if (!digits(optarg)) {
-				warnx("--text-max takes a whole number");
+			if (!count_arg("--text-max", optarg, 0, LLONG_MAX, &n)) {
+				usage_print(stderr, usage, false);
 				return EXIT_USAGE;
 			}
-			o.text_max = optarg;
+			snprintf(text_max, sizeof(text_max), "%lld", n);
+			o.text_max = text_max;
 			break;
 		case O_RKIND: o.response_kind = optarg; break;
 		case O_EXPIRES_IN:
-			if (parse_duration(optarg) < 0) {
-				warnx("--expires-in takes a duration such as "
-				    "90s, 10m or 2h");
+			if (!duration_arg("--expires-in", optarg, &ms)) {
+				usage_print(stderr, usage, false);
 				return EXIT_USAGE;
 			}
 			o.expires_in = optarg;
@@ -378,45 +388,47 @@ emit_main(int argc, char **argv)
 		case O_PROJECT: o.project = optarg; break;
 		case O_CWD: o.cwd = optarg; break;
 		case O_PID:
-			if (!digits(optarg)) {
-				warnx("--pid takes a process id");
+			if (!count_arg("--pid", optarg, 0, LLONG_MAX, &n)) {
+				usage_print(stderr, usage, false);
 				return EXIT_USAGE;
 			}
-			o.pid = optarg;
+			snprintf(pid, sizeof(pid), "%lld", n);
+			o.pid = pid;
 			break;
 		case O_TURN: o.turn_id = optarg; break;
 		case O_NATIVE: o.native_request_id = optarg; break;
 		case O_NTYPE: o.notification_type = optarg; break;
 		case O_NOTICE: o.notice = true; break;
-		case 'h':
 		case O_HELP:
-			emit_usage(stdout);
+			usage_print(stdout, usage, true);
 			return 0;
 		case O_VERSION:
 			print_version();
 			return 0;
 		default:
-			emit_usage(stderr);
+			if (common_option(ch, usage, &status))
+				return status;
+			usage_print(stderr, usage, false);
 			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
-		(void)usage_error(emit_usage, "unexpected argument: %s",
+		(void)usage_error(usage, "unexpected argument: %s",
 		    safe(&b, argv[optind]));
 		buf_free(&b);
 		return EXIT_USAGE;
 	}
 	if (o.expires_in != NULL && o.expires_at != NULL)
-		return usage_error(emit_usage, "--expires-in and --expires-at: "
+		return usage_error(usage, "--expires-in and --expires-at: "
 		    "one or the other");
 	if (o.notice && (o.nchoices > 0 || o.text_max != NULL ||
 	    o.response_kind != NULL))
-		return usage_error(emit_usage, "--notice asks nothing: no "
+		return usage_error(usage, "--notice asks nothing: no "
 		    "--choice, --text-max or --response-kind");
 	/* A deadline is the question's: an update without one keeps its own. */
 	if ((o.expires_in != NULL || o.expires_at != NULL) && o.nchoices == 0 &&
 	    o.text_max == NULL && o.response_kind == NULL)
-		return usage_error(emit_usage, "%s: a deadline belongs to a "
+		return usage_error(usage, "%s: a deadline belongs to a "
 		    "question: give its --choice, --text-max or --response-kind "
 		    "too (an update without them keeps the open question as it "
 		    "is, deadline included)", o.expires_in != NULL ?

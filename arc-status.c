@@ -372,15 +372,27 @@ print_list(struct buf *b, struct survey *s)
 	}
 }
 
-static void
-status_usage(FILE *f)
-{
-	fprintf(f, "usage: arc-status [-j journal] [--json | --list | "
-	    "--format format [--tmux]]\n"
-	    "       arc-status [-j journal] [--json] --show key\n"
-	    "       arc-status [-j journal] [--json] --history\n"
-	    "       arc-status [-j journal] --follow\n");
-}
+static const char usage[] =
+"usage: arc-status [-j journal] [--json | --list | --format format [--tmux]]\n"
+"       arc-status [-j journal] [--json] --show key\n"
+"       arc-status [-j journal] [--json] --history\n"
+"       arc-status [-j journal] --follow\n"
+"\n"
+"What needs a person: one line for a status bar (nothing when nothing\n"
+"does), or the conditions in a list, one in full, or what was decided.\n"
+"\n"
+"  -j, --journal file    the journal (else $ARC_JOURNAL, else\n"
+"                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
+"  --json                the counts (or --show, --history) as JSON\n"
+"  --list                one tab-separated line per active condition: key,\n"
+"                        priority, state, deadline, title, tag\n"
+"  --format format       the line as format (%p %n %a %x %h %d %k %t %%)\n"
+"  --tmux                with --format: producer text kept from tmux styles\n"
+"  --show key            one condition in full, its tag for arc-answer --seen\n"
+"  --history             who answered what, from where, and when\n"
+"  --follow              the active conditions, then one line per change\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
 
 enum mode { M_BAR, M_FORMAT, M_LIST, M_SHOW, M_HISTORY };
 
@@ -415,7 +427,7 @@ status_main(int argc, char **argv)
 	bool		 json = false, tmux = false, follow = false;
 	int		 ch, status = 0;
 
-	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "j:hV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			journal = optarg;
@@ -430,7 +442,7 @@ status_main(int argc, char **argv)
 			m = ch == 'l' ? M_LIST : ch == 'f' ? M_FORMAT :
 			    ch == 's' ? M_SHOW : M_HISTORY;
 			if (mode != M_BAR && mode != m)
-				return usage_error(status_usage, "%s and %s: "
+				return usage_error(usage, "%s and %s: "
 				    "one at a time", mode_option[mode],
 				    mode_option[m]);
 			mode = m;
@@ -447,34 +459,29 @@ status_main(int argc, char **argv)
 			break;
 		case 'n':	/* --no-cache: there is no cache any more */
 			break;
-		case 'h':
-			status_usage(stdout);
-			return 0;
-		case 'V':
-			print_version();
-			return 0;
 		default:
-			status_usage(stderr);
-			return EXIT_USAGE;
+			if (common_option(ch, usage, &status))
+				return status;
+			break;
 		}
 	}
 	if (optind != argc) {
-		(void)usage_error(status_usage, "unexpected argument: %s",
+		(void)usage_error(usage, "unexpected argument: %s",
 		    safe(&out, argv[optind]));
 		buf_free(&out);
 		return EXIT_USAGE;
 	}
 	if (json && (mode == M_LIST || mode == M_FORMAT))
-		return usage_error(status_usage, "--json and %s: one at a time",
+		return usage_error(usage, "--json and %s: one at a time",
 		    mode_option[mode]);
 	if (tmux && mode != M_FORMAT)
-		return usage_error(status_usage, "--tmux goes with --format");
+		return usage_error(usage, "--tmux goes with --format");
 	if (mode == M_FORMAT && !format_ok(format))
-		return usage_error(status_usage, "--format: unknown conversion; "
+		return usage_error(usage, "--format: unknown conversion; "
 		    "use %%p %%n %%a %%x %%h %%d %%k %%t or %%%%");
 
 	if (follow && (mode != M_BAR || json || tmux))
-		return usage_error(status_usage, "--follow goes alone");
+		return usage_error(usage, "--follow goes alone");
 	if (follow)
 		return status_follow(journal);
 	if (!read_journal(&j, journal)) {

@@ -12,11 +12,16 @@
 #include "arcvalidate.h"
 #include "arccmd.h"
 
-static void
-validate_usage(FILE *f)
-{
-	fprintf(f, "usage: arc-validate [-q] [--report] [file ...]\n");
-}
+static const char usage[] =
+"usage: arc-validate [-q] [--report] [file ...]\n"
+"\n"
+"Checks NDJSON ARC 0.2 events: valid lines pass through byte for byte,\n"
+"each invalid one is dropped with a diagnostic per problem.\n"
+"\n"
+"  -q, --quiet           no diagnostics on standard error\n"
+"  --report              one JSON verdict per line instead of the lines\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
 
 int	validate_main(int, char **);	/* arcmain.c calls it */
 
@@ -41,7 +46,7 @@ validate_main(int argc, char **argv)
 	int			 ch, i, fd, status = 0;
 	char			*stdin_only[] = { "-", NULL };
 
-	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'q':
 			quiet = true;
@@ -49,15 +54,10 @@ validate_main(int argc, char **argv)
 		case 'r':
 			report = true;
 			break;
-		case 'h':
-			validate_usage(stdout);
-			return 0;
-		case 'V':
-			print_version();
-			return 0;
 		default:
-			validate_usage(stderr);
-			return EXIT_USAGE;
+			if (common_option(ch, usage, &status))
+				return status;
+			break;
 		}
 	}
 	argc -= optind;

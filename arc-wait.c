@@ -21,11 +21,19 @@
 #include "arccmd.h"
 #include "arcwords.h"
 
-static void
-wait_usage(FILE *f)
-{
-	fprintf(f, "usage: arc-wait [-j journal] [-t duration] key\n");
-}
+static const char usage[] =
+"usage: arc-wait [-j journal] [-t duration] key\n"
+"\n"
+"Blocks until the current question under key is settled, then prints its\n"
+"interaction record: exit 0 answered; 1 expired, cancelled, or no question;\n"
+"124 when the duration passes first.\n"
+"\n"
+"  -j, --journal file    the journal (else $ARC_JOURNAL, else\n"
+"                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
+"  -t, --timeout dur     give up after dur: 90s, 10m, 2h, 1d, 1w, 1h30m, or\n"
+"                        seconds (2.5)\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
 
 enum marked { MARKED, NOT_MARKED, MARK_FAILED };
 
@@ -54,63 +62,24 @@ mark_expired(struct journal *j, struct arena *a, const char *key,
 	return m;
 }
 
-int	wait_main(int, char **);	/* arcmain.c calls it */
-
-int
-wait_main(int argc, char **argv)
+/*
+ * Until the question under key is settled, or timeout ms (-1: never)
+ * pass: each look a shared lock, then a sleep on the journal's folder
+ * until it changes, the deadline comes or the timeout.
+ */
+static int
+wait_for(const char *journal, const char *key, int64_t timeout)
 {
-	static const struct option longopts[] = {
-		{ "journal", required_argument, NULL, 'j' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct journal	 j;
 	struct question	 qn;
 	struct arena	 arena = { 0 }, marking = { 0 };
 	struct stat	 sb;
 	struct buf	 shown = { 0 };
-	const char	*journal = NULL, *key;
 	char		*path, *base = NULL;
-	int64_t		 timeout = -1, give_up = -1, wait_ms;
-	int		 ch, fd = -1, status;
+	int64_t		 give_up = -1, wait_ms;
+	int		 fd = -1, status;
 	bool		 watched = false;
 
-	while ((ch = getopt_long(argc, argv, "j:t:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			journal = optarg;
-			break;
-		case 't':
-			if ((timeout = parse_duration_ms(optarg)) < 0) {
-				(void)usage_error(wait_usage, "-t %s: not a "
-				    "duration such as 30, 2.5, 90s, 10m or 1h30m",
-				    safe(&shown, optarg));
-				buf_free(&shown);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			wait_usage(stdout);
-			return 0;
-		case 'V':
-			print_version();
-			return 0;
-		default:
-			wait_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (argc == optind)
-		return usage_error(wait_usage, "no key given");
-	if (argc - optind > 1) {
-		(void)usage_error(wait_usage, "one key at a time; %s is one "
-		    "too many", safe(&shown, argv[optind + 1]));
-		buf_free(&shown);
-		return EXIT_USAGE;
-	}
-	key = argv[optind];
 	if (timeout >= 0)
 		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
 		    INT64_MAX / 2;
@@ -216,4 +185,50 @@ wait_main(int argc, char **argv)
 	arena_free(&marking);
 	journal_close(&j);
 	return status;
+}
+
+int	wait_main(int, char **);	/* arcmain.c calls it */
+
+int
+wait_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct buf	 shown = { 0 };
+	const char	*journal = NULL;
+	int64_t		 timeout = -1;
+	int		 ch, status;
+
+	while ((ch = getopt_long(argc, argv, "j:t:hV", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'j':
+			journal = optarg;
+			break;
+		case 't':
+			if (!duration_arg("-t", optarg, &timeout)) {
+				usage_print(stderr, usage, false);
+				return EXIT_USAGE;
+			}
+			break;
+		default:
+			if (common_option(ch, usage, &status))
+				return status;
+			break;
+		}
+	}
+	if (argc == optind)
+		return usage_error(usage, "no key given");
+	if (argc - optind > 1) {
+		(void)usage_error(usage, "one key at a time; %s is one "
+		    "too many", safe(&shown, argv[optind + 1]));
+		buf_free(&shown);
+		return EXIT_USAGE;
+	}
+	return wait_for(journal, argv[optind], timeout);
 }

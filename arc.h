@@ -195,11 +195,20 @@ struct line_reader {
 	int		 read_errno;
 	size_t		 max;	/* a longer line is LINE_TOO_LARGE */
 	char		 sep;	/* what ends a line: '\n', or '\0' (-0) */
+	bool		 netstrings;	/* LEN:BYTES, records, not lines */
+	uint64_t	 skip;	/* of a netstring too large: bytes left */
+	bool		 skipping;	/* its bytes, then its comma */
 };
 enum line_status { LINE_OK, LINE_TOO_LARGE, LINE_EOF, LINE_ERROR };
 void	 line_reader_init(struct line_reader *, int, const char *);
 /* Lines of at most max bytes, each ended by sep (after init, before use). */
 void	 line_reader_set(struct line_reader *, size_t max, char sep);
+/*
+ * Records as netstrings ("LEN:BYTES,", as mosquitto_sub -F '%l:%p,'
+ * prints each message), whatever bytes they hold; a longer one than max
+ * is LINE_TOO_LARGE, stepped over unread; a broken frame LINE_ERROR.
+ */
+void	 line_reader_netstrings(struct line_reader *, size_t max);
 void	 line_reader_free(struct line_reader *);
 enum line_status line_next(struct line_reader *, const char **, size_t *);
 bool	 line_pending(struct line_reader *);	/* more input ready now */

@@ -54,7 +54,6 @@ tag_names(const char *tag, const struct rec *q)
 struct parts {
 	const char	*typed;
 	size_t		 len;
-	bool		 all;	/* settled conditions too */
 	char		**keys;
 	size_t		 n, cap;
 };
@@ -64,8 +63,7 @@ collect_part(const struct condition *c, void *arg)
 {
 	struct parts	*p = arg;
 
-	if ((!c->active && !p->all) || c->notification.len == 0 ||
-	    c->keylen <= p->len ||
+	if (c->notification.len == 0 || c->keylen <= p->len ||
 	    (memcmp(c->key, p->typed, p->len) != 0 &&
 	    memcmp(c->key + c->keylen - p->len, p->typed, p->len) != 0))
 		return;
@@ -88,7 +86,7 @@ by_key(const void *a, const void *b)
 enum key_found
 key_typed(struct state *st, const char *typed, char **key)
 {
-	struct parts		 p = { typed, strlen(typed), false, NULL, 0, 0 };
+	struct parts		 p = { typed, strlen(typed), NULL, 0, 0 };
 	struct buf		 b = { 0 };
 	const struct condition	*c;
 	enum key_found		 r;
@@ -100,14 +98,9 @@ key_typed(struct state *st, const char *typed, char **key)
 	else if (st == NULL || p.len < KEY_PART_MIN)
 		r = KEY_NONE;
 	else {
+		/* Settled ones count too: a part is one key's, or none's. */
 		for (c = state_first(st, &i); c != NULL; c = state_next(st, &i))
 			collect_part(c, &p);
-		if (p.n == 0) {	/* none active: one settled, then */
-			p.all = true;
-			for (c = state_first(st, &i); c != NULL;
-			    c = state_next(st, &i))
-				collect_part(c, &p);
-		}
 		r = p.n == 0 ? KEY_NONE : p.n == 1 ? KEY_PART : KEY_AMBIGUOUS;
 	}
 	if (r == KEY_AMBIGUOUS) {

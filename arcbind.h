@@ -14,7 +14,12 @@
 #include "arc.h"
 #include "arcstate.h"
 
-#define TAG_SHOWN	8	/* hex digits of a tag as printed */
+/*
+ * A tag as printed: 64 bits, so that no producer can make a changed
+ * question with the tag of the one read (a short tag typed is still
+ * taken, for a person's convenience, at their risk).
+ */
+#define TAG_SHOWN	16
 #define TAG_MIN		8	/* as typed, at the least */
 #define KEY_PART_MIN	4	/* characters of a key given by a part */
 
@@ -27,9 +32,9 @@ bool	 tag_names(const char *tag, const struct rec *q);
 
 enum key_found { KEY_EXACT, KEY_PART, KEY_NONE, KEY_AMBIGUOUS };
 /*
- * The key a person typed: a key of the state as it is, else the one active
- * key that it begins or ends (KEY_PART_MIN characters at least), else the
- * one settled key it begins or ends.  *key is
+ * The key a person typed: a key of the state as it is, else the one key,
+ * active or settled, that it begins or ends (KEY_PART_MIN characters at
+ * least).  For a person on a terminal only: a script names keys whole.  *key is
  * then that key (malloc'd); KEY_AMBIGUOUS lists the candidates on standard
  * error, KEY_NONE leaves the key as typed.
  */

@@ -18,9 +18,20 @@ void	close_input(int);
 void	print_version(void);
 void	write_stdout(const struct buf *);	/* a failure exits 3 */
 void	flush_stdout(void);
-/* Says what was wrong, then the usage; returns EXIT_USAGE. */
-int	usage_error(void (*usage)(FILE *), const char *, ...)
+/*
+ * A program's usage text: its synopsis, a blank line, then what each
+ * option does; --help prints it all, a usage error only the synopsis.
+ */
+void	usage_print(FILE *, const char *text, bool full);
+/* Says what was wrong, then the synopsis; returns EXIT_USAGE. */
+int	usage_error(const char *text, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+/* -h, -V and getopt's own errors, alike in every program: true if done. */
+bool	common_option(int ch, const char *text, int *status);
+/* An option's duration (the one parser) or its count (strtonum(3)). */
+bool	duration_arg(const char *option, const char *, int64_t *ms);
+bool	count_arg(const char *option, const char *, long long min,
+	    long long max, long long *);
 
 /* The applier: arc-apply's machinery, which arc-answer shares. */
 struct applier {

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 
 #include "arc.h"
+#include "arcterm.h"
 #include "arcproblem.h"
 #include "arcvalidate.h"
 #include "arcrecord.h"
@@ -280,14 +281,81 @@ print_interaction(struct arena *a, const char *text)
 	buf_free(&b);
 }
 
+/* ---- command lines ---- */
+
+/*
+ * A program's usage text: its synopsis, a blank line, then what each
+ * option does.  --help prints it whole on standard output; a usage error
+ * prints the synopsis on standard error.
+ */
+void
+usage_print(FILE *f, const char *text, bool full)
+{
+	const char *end = full ? NULL : strstr(text, "\n\n");
+
+	(void)fwrite(text, 1, end != NULL ? (size_t)(end - text) + 1 :
+	    strlen(text), f);
+}
+
 int
-usage_error(void (*usage)(FILE *), const char *fmt, ...)
+usage_error(const char *text, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vwarnx(fmt, ap);
 	va_end(ap);
-	usage(stderr);
+	usage_print(stderr, text, false);
 	return EXIT_USAGE;
+}
+
+bool
+common_option(int ch, const char *text, int *status)
+{
+	switch (ch) {
+	case 'h':
+		usage_print(stdout, text, true);
+		*status = 0;
+		return true;
+	case 'V':
+		print_version();
+		*status = 0;
+		return true;
+	case '?':
+	case ':':
+		usage_print(stderr, text, false);
+		*status = EXIT_USAGE;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+duration_arg(const char *option, const char *arg, int64_t *ms)
+{
+	struct buf b = { 0 };
+
+	if ((*ms = parse_duration_ms(arg)) >= 0)
+		return true;
+	warnx("%s %s: not a duration such as 90s, 10m, 2h, 1d, 1w or 1h30m",
+	    option, safe(&b, arg));
+	buf_free(&b);
+	return false;
+}
+
+bool
+count_arg(const char *option, const char *arg, long long min, long long max,
+    long long *n)
+{
+	const char	*why;
+	struct buf	 b = { 0 };
+
+	*n = strtonum(arg, min, max, &why);
+	if (why == NULL)
+		return true;
+	warnx("%s %s: %s (a count from %lld to %lld)", option,
+	    safe(&b, arg), why, min, max);
+	buf_free(&b);
+	return false;
 }

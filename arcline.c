@@ -80,12 +80,87 @@ fill(struct line_reader *r)
 	}
 }
 
+void
+line_reader_netstrings(struct line_reader *r, size_t max)
+{
+	line_reader_set(r, max, ',');
+	r->netstrings = true;
+}
+
+/* One netstring: its length, its bytes whole (max at most), its comma. */
+static enum line_status
+netstring_next(struct line_reader *r, const char **line, size_t *len)
+{
+	uint64_t	 n;
+	size_t		 at, k;
+
+	for (;;) {
+		if (r->skipping) {	/* a too large one's rest, unread */
+			k = r->end - r->start;
+			if (k > r->skip)
+				k = (size_t)r->skip;
+			r->start += k;
+			r->skip -= k;
+			if (r->start == r->end) {
+				if (fill(r))
+					continue;
+				if (r->read_errno)
+					return LINE_ERROR;
+				goto broken;	/* cut short */
+			}
+			if (r->skip > 0)
+				continue;
+			r->skipping = false;
+			if (r->buf[r->start++] != ',')
+				goto broken;
+			r->lineno++;
+			*line = r->buf + r->start;
+			*len = 0;
+			return LINE_TOO_LARGE;
+		}
+		/* LEN: up to 10 digits and a colon */
+		for (at = r->start, n = 0; at < r->end && at - r->start < 11 &&
+		    r->buf[at] >= '0' && r->buf[at] <= '9'; at++)
+			n = n * 10 + (uint64_t)(r->buf[at] - '0');
+		if (at < r->end && (r->buf[at] != ':' || at == r->start ||
+		    at - r->start > 10))
+			goto broken;
+		if (at < r->end && n > r->max) {
+			r->start = at + 1;
+			r->skip = n;
+			r->skipping = true;
+			continue;
+		}
+		if (at < r->end && r->end - (at + 1) > n) {
+			if (r->buf[at + 1 + n] != ',')
+				goto broken;
+			*line = r->buf + at + 1;
+			*len = (size_t)n;
+			r->start = at + 2 + (size_t)n;
+			r->lineno++;
+			return LINE_OK;
+		}
+		if (r->eof) {
+			if (r->start == r->end)
+				return LINE_EOF;
+			goto broken;
+		}
+		if (!fill(r) && r->read_errno)
+			return LINE_ERROR;
+	}
+broken:
+	r->read_errno = EPROTO;	/* not one netstring after another */
+	return LINE_ERROR;
+}
+
 enum line_status
 line_next(struct line_reader *r, const char **line, size_t *len)
 {
 	char	*nl;
 	bool	 skipping = false;
 
+	if (r->netstrings)
+		return netstring_next(r, line, len);
 	for (;;) {
 		nl = memchr(r->buf + r->start, r->sep, r->end - r->start);
 		if (nl != NULL) {

@@ -562,8 +562,8 @@ accept(struct person *p, const struct jval *choices, size_t max,
 	id = choice_typed(choices, trim);
 	free(trim);
 	if (id == NULL) {
-		buf_printf(&p->note, "Type a number from 1 to %zu, or a "
-		    "choice's id.", choices->n);
+		buf_printf(&p->note, "Type the number shown, 1 to %zu, or an "
+		    "id that is not a number.", choices->n);
 		return false;
 	}
 	if ((out->answer = strndup(id->s, id->len)) == NULL)

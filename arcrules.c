@@ -666,6 +666,13 @@ rules_apply(struct state *st, struct arena *a, const struct jval *root,
 		res->replayed = true;
 		return;
 	}
+	/* A mirror's condition changes by its mirror only: its host decides. */
+	if (c != NULL && c->route != NULL) {
+		reject(res, ARC_INVALID, "/request/key", NULL, "a condition "
+		    "mirrored from another host: answer it through its route "
+		    "(arc-answer sends it there)");
+		return;
+	}
 	res->status = 200;
 	switch (ev.type) {
 	case EV_CREATED:

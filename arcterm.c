@@ -454,3 +454,15 @@ tty_done(struct tty *t, const struct buf *text)
 	tty_write("\n", 1);
 	t->drawn = 0;
 }
+
+const char *
+safe(struct buf *b, const char *s)
+{
+	b->len = 0;
+	if (*s == '\0')
+		buf_puts(b, "\"\"");	/* an empty key is named, not left out */
+	else
+		term_safe(b, s, strlen(s));
+	buf_putc(b, '\0');
+	return b->p;
+}

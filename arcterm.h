@@ -15,6 +15,8 @@
  * UTF-8 and the backslash itself are shown escaped (\x1b, \u202e).
  */
 void		 term_safe(struct buf *, const char *, size_t);
+/* A string made safe in b (emptied first), for a message; "" is shown. */
+const char	*safe(struct buf *, const char *);
 
 
 /*

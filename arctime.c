@@ -267,15 +267,16 @@ rfc3339_ms_between(const char *from, const char *to)
 
 /*
  * A duration as people write it: "90" (seconds), "90s", "15m", "1.5h",
- * "7d", or units together from the largest down, "1h30m".  Milliseconds,
- * or -1 for anything else (a sign, a space, an unknown unit, an overflow).
+ * "7d", "1w", or units together from the largest down, "1w2d", "1h30m".
+ * Milliseconds, or -1 for anything else (a sign, a space, an unknown or
+ * repeated unit, an overflow).  Every command, and arc-mqtt, takes these.
  */
 int64_t
 parse_duration_ms(const char *s)
 {
 	static const struct { char unit; int64_t ms; } units[] = {
-		{ 'd', 86400000 }, { 'h', 3600000 }, { 'm', 60000 },
-		{ 's', 1000 },
+		{ 'w', 604800000 }, { 'd', 86400000 }, { 'h', 3600000 },
+		{ 'm', 60000 }, { 's', 1000 },
 	};
 	int64_t		 total = 0, whole, frac, scale, ms;
 	size_t		 u, next = 0, digits;
@@ -300,11 +301,11 @@ parse_duration_ms(const char *s)
 		if (digits == 0)
 			return -1;
 		if (*p == '\0' && next == 0)
-			u = 3;	/* a plain number: seconds */
+			u = 4;	/* a plain number: seconds */
 		else
-			for (u = next; u < 4 && units[u].unit != *p; u++)
+			for (u = next; u < 5 && units[u].unit != *p; u++)
 				;
-		if (u == 4)
+		if (u == 5)
 			return -1;	/* unknown, repeated or out of order */
 		if (*p != '\0')
 			p++;

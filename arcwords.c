@@ -180,18 +180,6 @@ show_sv(struct buf *b, struct sv v)
 		term_safe(b, v.p, v.n);
 }
 
-const char *
-safe(struct buf *b, const char *s)
-{
-	b->len = 0;
-	if (*s == '\0')
-		buf_puts(b, "\"\"");	/* an empty key is named, not left out */
-	else
-		term_safe(b, s, strlen(s));
-	buf_putc(b, '\0');
-	return b->p;
-}
-
 void
 show_text(struct buf *b, struct sv v, const char *indent)
 {

@@ -6,6 +6,7 @@
 #define ARCWORDS_H
 
 #include "arc.h"
+#include "arcterm.h"
 #include "arcrecord.h"
 #include "arcstate.h"
 
@@ -40,7 +41,5 @@ void	no_question_words(struct buf *, struct state *, const char *key);
 /* term_safe, keeping line breaks as breaks followed by indent. */
 void	show_text(struct buf *, struct sv, const char *indent);
 void	show_sv(struct buf *, struct sv);	/* term_safe; null is "" */
-/* A string made terminal-safe in b (emptied first), for a message; "" shown. */
-const char *safe(struct buf *b, const char *);
 
 #endif /* ARCWORDS_H */

@@ -118,7 +118,7 @@ on_tty() {
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 1
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[ "$stderr" = "arc-answer: swap: ambiguous: the number of choice 1 and the id of choice 2; give the id of the one meant" ]
+	[ "$stderr" = "arc-answer: swap: ambiguous: one choice's number, and the id of choice 2; give the id of the one meant" ]
 	[ "$(arc-status --show swap --json | jq -r .interaction.status)" = pending ]
 	# the third is both "3" by number and by id: one choice, no doubt
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 3

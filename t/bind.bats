@@ -17,7 +17,7 @@ tag_of() {	# KEY: the tag --show prints
 @test "the issue's case: the person read 'make test' (1 Deny); the producer changed it to 'rm -rf ~' (1 Allow); --seen refuses, showing the new one" {
 	apply <<<"$(created deploy '.request.message = "make test" | .request.response.choices = [{id:"deny", label:"Deny"}, {id:"allow", label:"Allow"}]')" >/dev/null
 	local tag; tag=$(tag_of deploy)
-	[[ "$tag" =~ ^[0-9a-f]{8}$ ]]
+	[[ "$tag" =~ ^[0-9a-f]{16}$ ]]
 	ARC_NOW=$T0 apply <<<"$(updated deploy '.request.message = "rm -rf ~" | .request.response = {kind:"permission", choices:[{id:"allow", label:"Allow"}, {id:"deny", label:"Deny"}], expires_at:"2026-08-26T02:00:00Z"}')" >/dev/null
 	ARC_NOW=$T0 run --separate-stderr arc-answer --seen "$tag" deploy 1
 	[ "$status" -eq 1 ]
@@ -55,37 +55,49 @@ tag_of() {	# KEY: the tag --show prints
 
 # ---- keys by a part ----
 
-@test "a hook's long key by an unambiguous part of it: its beginning or its end" {
+# on_tty INPUT COMMAND: COMMAND with a terminal on both ends (script(1)).
+on_tty() {
+	run bash -c 'printf "$1" | script -qec "$2" /dev/null' _ "$1" "$2"
+}
+
+@test "a person's key by an unambiguous part of it, its beginning or its end; a script names keys whole" {
 	local k1=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:9f2c61aa04d3b7e2
 	local k2=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:47d1ce0b8a6f5e10
 	{ created "$k1"; created "$k2"; } | apply >/dev/null
+	# a script's key that no condition has is answered by none
 	ARC_NOW=$T0 run --separate-stderr arc-answer 9f2c61aa04d3b7e2 allow
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .key] | join("|")')" = "404|9f2c61aa04d3b7e2" ]
+	ARC_NOW=$T0 on_tty '' 'arc-answer 9f2c61aa04d3b7e2 allow'
 	[ "$status" -eq 0 ]
-	[ "$(field .key)" = "$k1" ]
-	ARC_NOW=$T0 run --separate-stderr arc-answer --seen "$(tag_of "$k2")" 8a6f5e10 deny
+	[[ "$output" == *"$k1: Allow (accepted)"* ]]
+	ARC_NOW=$T0 on_tty '' "arc-answer --seen $(tag_of "$k2") 8a6f5e10 deny"
 	[ "$status" -eq 0 ]
-	[ "$(field '[.key, .interaction.response.choice_id] | join("|")')" = "$k2|deny" ]
+	[[ "$output" == *"$k2: Deny (accepted)"* ]]
 	run --separate-stderr arc-status --show claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:47d1
 	[ "$status" -eq 0 ]
 	[[ "$output" == "key:      $k2"* ]]
 }
 
-@test "an ambiguous part is refused, the candidates listed; a part under 4 characters, or of no key, is no key" {
+@test "an ambiguous part is refused, the candidates listed, settled ones too; a part under 4 characters, or of no key, is no key" {
 	{ created deploy-web; created deploy-db; created web; } | apply >/dev/null
-	ARC_NOW=$T0 run --separate-stderr arc-answer deplo allow
+	ARC_NOW=$T0 on_tty '' 'arc-answer deplo allow 2>&1'
 	[ "$status" -eq 1 ]
-	[ -z "$output" ]
-	[ "${stderr_lines[0]}" = "arc-answer: deplo: begins or ends 2 keys; give more of it:" ]
-	[ "${stderr_lines[1]}" = "  deploy-db" ]
-	[ "${stderr_lines[2]}" = "  deploy-web" ]
+	[[ "$output" == *"arc-answer: deplo: begins or ends 2 keys; give more of it:"*"  deploy-db"*"  deploy-web"* ]]
+	# one of them settled: still two keys begin with it, so still refused
+	ARC_NOW=$T0 arc-answer deploy-web deny >/dev/null
+	ARC_NOW=$T0 on_tty '' 'arc-answer deplo allow 2>&1'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"begins or ends 2 keys"* ]]
+	[ "$(arc-status --show deploy-db --json | jq -r .interaction.status)" = pending ]
 	# an exact key wins over the keys it is a part of
-	ARC_NOW=$T0 run --separate-stderr arc-answer web allow
-	[ "$(field .key)" = web ]
-	ARC_NOW=$T0 run --separate-stderr arc-answer -- -db allow
-	[ "$(field '[.status, .key] | join("|")')" = "404|-db" ]
-	run --separate-stderr arc-answer --dismiss deplo
+	ARC_NOW=$T0 on_tty '' 'arc-answer web allow'
+	[[ "$output" == *"web: Allow (accepted)"* ]]
+	ARC_NOW=$T0 on_tty '' 'arc-answer -- -db allow 2>&1'
+	[[ "$output" == *"-db: not answered: no question under this key"* ]]
+	on_tty '' 'arc-answer --dismiss deplo 2>&1'
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"begins or ends 2 keys"* ]]
+	[[ "$output" == *"begins or ends 2 keys"* ]]
 }
 
 # ---- the mirror ----
@@ -258,4 +270,40 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 	ARC_NOW=$T0 arc-emit --type updated --key deploy --kind permission --message "May I deploy?" \
 	    --choice allow:Allow --choice 'deny:Deny:Stops here' --expires-at 2026-08-26T03:00:00Z | apply >/dev/null
 	[ "$(arc-status --show deploy --json | jq -r .interaction.expires_at)" = 2026-08-26T03:00:00Z ]
+}
+
+@test "an event applied to a mirror's condition in place is refused: only its mirror changes it, only its host answers it" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	apply -j "$host" <<<"$(created deploy)" | mirrored >"$BATS_TEST_TMPDIR/m"
+	apply --mirror --route true <"$BATS_TEST_TMPDIR/m" >/dev/null
+	local before; before=$(cksum <"$ARC_JOURNAL")
+	ARC_NOW=$T0 arc-answer --emit devbox/deploy deny >"$BATS_TEST_TMPDIR/a"
+	run --separate-stderr apply "$BATS_TEST_TMPDIR/a"
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .error.code, .error.path] | join("|")')" = "400|invalid|/request/key" ]
+	[[ "$stderr" == *"a condition mirrored from another host"* ]]
+	[ "$(cksum <"$ARC_JOURNAL")" = "$before" ]
+	run --separate-stderr apply <<<"$(updated devbox/deploy)"
+	[ "$status" -eq 1 ]
+	[ "$(cksum <"$ARC_JOURNAL")" = "$before" ]
+}
+
+@test "arc-apply --netstrings: one netstring is one event, whatever bytes it holds; too large is stepped over; a broken frame stops" {
+	apply <<<"$(created deploy)" >/dev/null
+	local ev big
+	ev=$(ARC_NOW=$T0 arc-answer --emit deploy allow)
+	big=$(printf '%*s' 70000 '' | tr ' ' x)
+	{ printf 'junk\0%s' "$ev" | { IFS= read -r -d '' x; printf '%s:' "$(( ${#ev} + 5 ))"; printf 'junk\0%s,' "$ev"; }
+	  printf '%s:%s,' "${#big}" "$big"
+	  printf '%s:%s,' "${#ev}" "$ev"; } >"$BATS_TEST_TMPDIR/in"
+	run --separate-stderr apply --netstrings "$BATS_TEST_TMPDIR/in"
+	[ "${#lines[@]}" -eq 3 ]
+	[ "$(field .status "${lines[0]}")" = 400 ]
+	[ "$(field .status "${lines[1]}")" = 413 ]
+	[ "$(field '[.status, .interaction.status] | join(" ")' "${lines[2]}")" = "200 answered" ]
+	printf '3:abc;' >"$BATS_TEST_TMPDIR/broken"
+	run --separate-stderr apply --netstrings "$BATS_TEST_TMPDIR/broken"
+	[ "$status" -eq 3 ]
+	run --separate-stderr apply --netstrings -0 </dev/null
+	[ "$status" -eq 2 ]
 }

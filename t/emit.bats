@@ -98,7 +98,7 @@ load helper
 	for d in soon -1m 10x ""; do
 		run --separate-stderr arc-emit --key q --kind question --message x --text-max 4 --expires-in "$d"
 		[ "$status" -eq 2 ]
-		[[ "${stderr_lines[0]}" == "arc-emit: --expires-in takes a duration"* ]]
+		[ "${stderr_lines[0]}" = "arc-emit: --expires-in ${d:-\"\"}: not a duration such as 90s, 10m, 2h, 1d, 1w or 1h30m" ]
 	done
 }
 

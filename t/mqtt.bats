@@ -613,3 +613,32 @@ big_question() {
 		[ -z "$output" ]
 	done
 }
+
+@test "an answer message holding a NUL byte or any other byte is one message, one result: never cut into several" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	eventually retained_is devbox deploy pending
+	eventually ready devbox
+	results devbox
+	# junk, a NUL, then a whole answer: one invalid message, not an answer
+	event=$(phone_answer devbox deploy allow)
+	printf 'junk\0%s' "$event" | as person mosquitto_pub -q 1 -t arc/devbox/answers -s
+	eventually ready devbox
+	[ "$(results_but_probes devbox | grep -c .)" = 1 ]
+	[ "$(results_but_probes devbox | jq -r '[.status, .error.code] | join(" ")')" = "400 invalid" ]
+	[ "$(pending "$DEVBOX")" = 1 ]
+}
+
+@test "a removal under a topic that is not UTF-8 once decoded is ignored: the person's side goes on" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	# an agent host may write its own topics: %ed%a0%80 is a surrogate
+	as agent-devbox mosquitto_pub -q 1 -t 'arc/devbox/conditions/%ed%a0%80' -n
+	ask "$DEVBOX" next
+	eventually is_pending "$MIRROR" 2
+	[ -n "$(side_pids person)" ]
+	! grep -q 'ended (status' "$BROKER/person.err"
+	grep -q 'arc/devbox/conditions/%ed%a0%80: not a key of ours; ignored' "$BROKER/person.err"
+}

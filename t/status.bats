@@ -138,7 +138,7 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	[ "${#lines[@]}" -eq 4 ]
 	local tag k
 	for k in crit soon late; do
-		tag[${#tag[@]}]=$(arc-status --show "$k" --json | jq -r '.interaction.digest[0:8]')
+		tag[${#tag[@]}]=$(arc-status --show "$k" --json | jq -r '.interaction.digest[0:16]')
 	done
 	[ "${lines[0]}" = $'crit\tcritical\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[0]}" ]
 	[ "${lines[1]}" = $'soon\thigh\tpending\t2026-08-26T01:30:00Z\tCodex needs permission\t'"${tag[1]}" ]
@@ -249,7 +249,7 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 
 @test "--show: one condition in full, in words, without answering it; its tag, no digest or nonce" {
 	apply <<<"$(created deploy '.context.project = "site" | .request.message = "Deploy to production?\nIt takes 2 minutes."')" >/dev/null
-	local tag; tag=$(arc-status --show deploy --json | jq -r '.interaction.digest[0:8]')
+	local tag; tag=$(arc-status --show deploy --json | jq -r '.interaction.digest[0:16]')
 	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-status --show deploy
 	[ "$status" -eq 0 ]
 	[ "$output" = "key:      deploy

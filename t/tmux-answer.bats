@@ -398,7 +398,7 @@ numbered() {
 
 @test "numbers mean the screen: the picker's numbers pick questions, the prompt's pick choices as shown; the tag is shown" {
 	numbered swap
-	local tag; tag=$(arc-status --show swap --json | jq -r '.interaction.digest[0:8]')
+	local tag; tag=$(arc-status --show swap --json | jq -r '.interaction.digest[0:16]')
 	send_line 'arc-answer'
 	waits_for 'Pick 1-1'
 	[[ "$(screen)" == *"key swap - tag $tag"* ]]

@@ -100,23 +100,24 @@ question_for() {
 	for h in -h --help; do
 		run --separate-stderr arc-wait "$h"
 		[ "$status" -eq 0 ]
-		[[ "$output" == "usage: arc-wait [-j journal] [-t duration] key" ]]
+		[ "${lines[0]}" = "usage: arc-wait [-j journal] [-t duration] key" ]
+		[[ "$output" == *"-t, --timeout dur"* ]]
 		[ -z "$stderr" ]
 	done
 }
 
-@test "-t takes a duration: plain or fractional seconds, or with s, m, h, d" {
+@test "-t takes a duration: plain or fractional seconds, or with w, d, h, m, s" {
 	arc-apply <<<"$(question_for deploy)" >/dev/null
 	arc-answer deploy allow >/dev/null
 	local t
-	for t in 10 2.5 90s 10m 1.5h 1h30m 2d 0; do
+	for t in 10 2.5 90s 10m 1.5h 1h30m 2d 1w 1w2d 0; do
 		run --separate-stderr arc-wait -t "$t" deploy
 		[ "$status" -eq 0 ] || { echo "-t $t: $status $stderr"; false; }
 	done
-	for t in soon -5 10x 1h30 "" 1e3 "5 m" 30m1h 1..5 .; do
+	for t in soon -5 10x 1h30 "" 1e3 "5 m" 30m1h 1..5 . 1d1w 10minutes; do
 		run --separate-stderr arc-wait -t "$t" deploy
 		[ "$status" -eq 2 ] || { echo "-t '$t' accepted"; false; }
-		[ "${stderr_lines[0]}" = "arc-wait: -t ${t:-\"\"}: not a duration such as 30, 2.5, 90s, 10m or 1h30m" ]
+		[ "${stderr_lines[0]}" = "arc-wait: -t ${t:-\"\"}: not a duration such as 90s, 10m, 2h, 1d, 1w or 1h30m" ]
 	done
 }
 

@@ -1104,11 +1104,15 @@ journal_rec(struct journal *j, struct arena *a, const struct condition *c,
 
 /* ---- compaction, archive segments, salvage ---- */
 
+static void	nospace_scan(struct journal *, bool remove);
+static void	nospace_mark(struct journal *, uint64_t size);
+
 struct sink {
 	int		 fd;
 	const char	*path;
 	void		*map;	/* the old file, whose copied pages we let go */
 	size_t		 maplen;
+	int		 failed;	/* the errno of a failed write */
 };
 
 static bool
@@ -1117,6 +1121,7 @@ sink_write(struct buf *b, void *arg)
 	struct sink *s = arg;
 
 	if (!write_all(s->fd, b->p, b->len)) {
+		s->failed = errno;
 		warn("%s", s->path);
 		return false;
 	}
@@ -1204,7 +1209,7 @@ static bool
 write_live(struct journal *j, int fd, const char *path, const char *now,
     int64_t retain, int64_t window)
 {
-	struct sink		 s = { fd, path, NULL, 0 };
+	struct sink		 s = { fd, path, NULL, 0, 0 };
 	struct buf		 out = { 0 };
 	void			*map = MAP_FAILED;
 	bool			 ok;
@@ -1221,9 +1226,11 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
 	if (map != MAP_FAILED)
 		(void)munmap(map, (size_t)j->offset);
 	if (ok && fsync(fd) == -1) {
+		s.failed = errno;
 		warn("%s", path);
 		ok = false;
 	}
+	j->compact_errno = s.failed;
 	buf_free(&out);
 	return ok;
 }
@@ -1296,6 +1303,7 @@ compact_locked(struct journal *j, const char *now)
 	bool		 ok = false;
 	uint64_t	 last = j->seq;
 
+	j->compact_errno = 0;
 	if ((fd = open_temporary(j->path, "compact", &tmp)) == -1)
 		goto done;
 	/*
@@ -1316,6 +1324,8 @@ compact_locked(struct journal *j, const char *now)
 	}
 	ok = sync_parent(j->path);
 	remove_checkpoint(j);
+	if (j->nospace_at > 0 || !j->nospace_known)
+		nospace_scan(j, true);	/* it fits now */
 	/*
 	 * Closing the old file releases its lock: processes waiting on it
 	 * find it renamed over, and reopen the new one.
@@ -1329,6 +1339,8 @@ compact_locked(struct journal *j, const char *now)
 fail:
 	(void)close(fd);
 	(void)unlink(tmp);
+	if (j->compact_errno == ENOSPC || j->compact_errno == EDQUOT)
+		nospace_mark(j, j->offset);
 	/* The journal goes on as it was: its next record follows its last. */
 	j->seq = j->durable = last;
 	j->check_seq = j->version == 2;
@@ -1360,6 +1372,69 @@ journal_compact(struct journal *j, const char *now)
  * file has doubled since; between those a cheap estimate that ignores
  * retirement decides.
  */
+/*
+ * A compaction that found no room on the disk leaves a mark beside the
+ * journal, journal.nospace.SIZE (an empty file: it needs no room itself),
+ * so that no writer tries again, writing up to the free space, until the
+ * journal has grown by a quarter since; a compaction that succeeds takes
+ * the marks away.  Looked for once a process, and only when one is due.
+ */
+#define NOSPACE	".nospace."
+
+static void
+nospace_scan(struct journal *j, bool remove)
+{
+	char		*dir = parent_of(j->path), *copy, *base;
+	DIR		*d;
+	struct dirent	*e;
+	const char	*rest;
+	size_t		 n;
+
+	if ((copy = strdup(j->path)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	base = basename(copy);
+	n = strlen(base);
+	j->nospace_at = 0;
+	if ((d = opendir(dir)) != NULL) {
+		while ((e = readdir(d)) != NULL) {
+			rest = e->d_name + n;
+			if (strncmp(e->d_name, base, n) != 0 ||
+			    strncmp(rest, NOSPACE, sizeof(NOSPACE) - 1) != 0 ||
+			    strspn(rest + sizeof(NOSPACE) - 1, "0123456789") !=
+			    strlen(rest + sizeof(NOSPACE) - 1) ||
+			    strlen(rest + sizeof(NOSPACE) - 1) > 19)
+				continue;
+			if (remove)
+				(void)unlinkat(dirfd(d), e->d_name, 0);
+			else if (strtoull(rest + sizeof(NOSPACE) - 1, NULL, 10) >
+			    j->nospace_at)
+				j->nospace_at = strtoull(rest + sizeof(NOSPACE) - 1,
+				    NULL, 10);
+		}
+		(void)closedir(d);
+	}
+	j->nospace_known = true;
+	free(copy);
+	free(dir);
+}
+
+static void
+nospace_mark(struct journal *j, uint64_t size)
+{
+	char	*name;
+	int	 fd;
+
+	if (asprintf(&name, "%s" NOSPACE "%llu", j->path,
+	    (unsigned long long)size) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	if ((fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, 0600)) != -1)
+		(void)close(fd);
+	free(name);
+	j->nospace_at = size;
+	j->nospace_known = true;
+}
+
 static bool
 compaction_due(struct journal *j, const char *now)
 {
@@ -1374,7 +1449,11 @@ compaction_due(struct journal *j, const char *now)
 	live = state_live_bytes(j->st, now, j->retain, j->window, true);
 	j->checked = true;
 	j->checked_size = size;
-	return size > 2 * live;
+	if (size <= 2 * live)
+		return false;
+	if (!j->nospace_known)
+		nospace_scan(j, false);
+	return j->nospace_at == 0 || size >= j->nospace_at + j->nospace_at / 4;
 }
 
 bool

@@ -60,6 +60,10 @@ struct journal {
 	struct buf	 batch, scratch;
 	uint64_t	 batch_at;	/* where the batch's first byte lands */
 	struct arena	 record_arena;	/* a record decoded as it is put */
+	/* A compaction that found no room: the size then (0: none). */
+	uint64_t	 nospace_at;
+	bool		 nospace_known;	/* looked for its mark beside us */
+	int		 compact_errno;	/* why the last one failed */
 };
 
 char	*journal_default_path(const char *);

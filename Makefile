@@ -10,15 +10,16 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
-COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
+COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp
 OBJS	 = arcmain.o arcfilter.o arcshell.o arcstatus.o arcshow.o arcwait.o arcfollow.o arcanswer.o arcemit.o arcvalidate.o arcstate.o arcrules.o \
 	   arcrecord.o arcjournal.o arccheckpoint.o \
 	   arcjson.o arctime.o arcdigest.o arcline.o arcterm.o arccrc.o arcmirror.o \
-	   arcpick.o arcbind.o
+	   arcpick.o arcbind.o arc-acp.o arcacpmsg.o
 HEADERS	 = arc.h arccmd.h arcstate.h arcrules.h arcjournal.h arcshell.h arcpick.h \
-	   arccheckpoint.h arcbind.h
+	   arccheckpoint.h arcbind.h arcacpmsg.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
-	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1
+	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
+	   man/arc-acp.1
 MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 

@@ -10,6 +10,8 @@
 #include "arc.h"
 #include "arccmd.h"
 
+int	acp_main(int, char **);	/* arc-acp.c */
+
 static const struct command {
 	const char	*name;
 	int		(*main)(int, char **);
@@ -20,6 +22,7 @@ static const struct command {
 	{ "arc-wait", wait_main },
 	{ "arc-answer", answer_main },
 	{ "arc-emit", emit_main },
+	{ "arc-acp", acp_main },
 };
 
 int
@@ -36,6 +39,6 @@ main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) == 0)
 			return commands[i].main(argc, argv);
 	warnx("run me as one of arc-validate, arc-apply, arc-answer, "
-	    "arc-wait, arc-status or arc-emit");
+	    "arc-wait, arc-status, arc-emit or arc-acp");
 	return EXIT_USAGE;
 }

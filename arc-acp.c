@@ -1247,7 +1247,14 @@ ask(const struct jval *msg, bool permission)
 
 	/* acp:AGENT:SESSION:INSTANCE:ID, within ARC's 100 characters */
 	buf_puts(&k, "acp:");
-	key_part(&k, px.agent_id.p, px.agent_id.len, 24);
+	{
+		/* "@scope/name": the name is what a person knows it by */
+		const char *slash = memrchr(px.agent_id.p, '/', px.agent_id.len);
+		const char *an = slash != NULL ? slash + 1 : px.agent_id.p;
+		size_t alen = px.agent_id.len - (size_t)(an - px.agent_id.p);
+
+		key_part(&k, an, alen, 24);
+	}
 	buf_putc(&k, ':');
 	if (sid != NULL)
 		key_part(&k, sid->s, sid->len, 36);

@@ -150,7 +150,8 @@ install: all
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 	install -d $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -m 755 examples/claude-code-hook examples/codex-hook \
-	    examples/codex-notify $(DESTDIR)$(PREFIX)/share/arc/examples
+	    examples/codex-notify examples/gemini-hook \
+	    $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 

@@ -285,3 +285,40 @@ ended() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == "usage: arc-acp "* ]]
 }
+
+@test "gemini-hook: ToolPermission opens a blocked notice naming the command; AfterAgent resolves it and opens a completion; BeforeAgent and SessionEnd resolve; nothing is printed" {
+	local G="$BATS_TEST_DIRNAME/../examples/gemini-hook" P="$FIXTURES/hooks/gemini"
+	local S=gemini-cli:5c1e0a8e-1f7b-4c52-9a8e-2f3d4b5a6c70
+	run --separate-stderr "$G" <"$P/notification-exec.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run arc-status --json --show "$S:notice:permission"
+	[ "$(jq -c '.notification | [.kind, .priority, .title, .message, .agent]' <<<"$output")" = \
+	    '["blocked","high","Gemini CLI needs your permission: Shell","Tool Shell requires execution\n$ touch deployed","gemini-cli"]' ]
+	run --separate-stderr "$G" <"$P/after-agent.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$(arc-status --json --show "$S:notice:permission" | jq -r .notification.outcome)" = not_needed ]
+	[ "$(arc-status --json --show "$S:stop" | jq -c '.notification | [.kind, .message]')" = '["completion","Deployed build 812."]' ]
+	"$G" <"$P/notification-edit.json"
+	[ "$(arc-status --json --show "$S:notice:permission" | jq -r .notification.message)" = $'Tool Edit requires editing\n/home/p/site/index.html' ]
+	run --separate-stderr "$G" <"$P/before-agent.json"
+	[ -z "$output" ]
+	run arc-status --list
+	[ -z "$output" ]
+	"$G" <"$P/notification-exec.json"
+	"$G" <"$P/session-end.json"
+	run arc-status --list
+	[ -z "$output" ]
+	# not JSON: said on stderr, exit 0, nothing written
+	run --separate-stderr "$G" <<<'not json'
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [[ "$stderr" == *"not one JSON object"* ]]
+}
+
+@test "make install puts arc-acp, its page and gemini-hook under PREFIX" {
+	run make -s -C "$BATS_TEST_DIRNAME/.." install PREFIX="$BATS_TEST_TMPDIR/usr"
+	[ "$status" -eq 0 ]
+	[ -x "$BATS_TEST_TMPDIR/usr/bin/arc-acp" ]
+	[ -f "$BATS_TEST_TMPDIR/usr/share/man/man1/arc-acp.1" ]
+	[ -x "$BATS_TEST_TMPDIR/usr/share/arc/examples/gemini-hook" ]
+	run "$BATS_TEST_TMPDIR/usr/bin/arc-acp" -- sh -c 'exit 7' </dev/null
+	[ "$status" -eq 7 ]
+}

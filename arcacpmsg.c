@@ -364,6 +364,14 @@ describe_call(struct buf *m, const struct jval *call, bool *said)
 				const struct jval *b = member(c, "content");
 				const struct jval *text = string_member(b, "text");
 
+				const struct jval *desc = string_member(raw,
+				    "description");
+
+				/* the description again: said once */
+				if (desc != NULL && text != NULL &&
+				    desc->len == text->len &&
+				    memcmp(desc->s, text->s, text->len) == 0)
+					continue;
 				if (string_is(member(b, "type"), "text") &&
 				    text != NULL && !blank(text->s, text->len))
 					excerpt(m, "", text->s, text->len);

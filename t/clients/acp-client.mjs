@@ -8,7 +8,8 @@
 //   CASE: allow (the person allows through arc-answer), deny (the person
 //   rejects in the editor), cancel (the editor sends session/cancel while
 //   the question waits), kill (the agent is killed while it waits;
-//   ACP_TAP_PID names the file with its pid)
+//   ACP_TAP_PID names the file with its pid), wait (as allow, but the
+//   person answers some other way: the picker)
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { Readable, Writable } from "node:stream";
@@ -67,11 +68,13 @@ const app = acp.client({ name: "arc-acp-e2e" })
 		note({ permission: opts.map((o) => [o.optionId, o.kind]) });
 		const key = await pendingKey();
 		result.key = key;
-		if (kase === "allow") {
+		if (kase === "allow" || kase === "wait") {
 			const allow = opts.find((o) => o.kind === "allow_once");
-			execFileSync("arc-answer", ["--source", "e2e", key, allow.optionId],
-			    { stdio: ["ignore", "ignore", "inherit"] });
-			note({ answered: "arc", optionId: allow.optionId });
+			if (kase === "allow") {
+				execFileSync("arc-answer", ["--source", "e2e", key, allow.optionId],
+				    { stdio: ["ignore", "ignore", "inherit"] });
+				note({ answered: "arc", optionId: allow.optionId });
+			}
 			// The editor's dialog waits until arc-acp cancels it.
 			await new Promise((res, rej) => {
 				if (ctx.signal.aborted) rej(ctx.signal.reason);

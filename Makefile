@@ -10,19 +10,20 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
-COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit
+COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp
 OBJS	 = arcmain.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
-	   arc-status.o arc-emit.o arcpick.o arcshow.o arcfollow.o \
-	   arcmirror.o arcfilter.o arcwords.o arcbind.o arcjournal.o \
-	   arcrules.o arclog.o arccheckpoint.o arcstate.o arcproblem.o \
-	   arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o arcfile.o \
-	   arcterm.o arcdigest.o arccrc.o arcline.o
+	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o \
+	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o \
+	   arcjournal.o arcrules.o arclog.o arccheckpoint.o arcstate.o \
+	   arcproblem.o arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o \
+	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h
+	   arcmirror.h arcacpmsg.h
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
-	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1
+	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
+	   man/arc-acp.1
 MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 
@@ -153,7 +154,8 @@ install: all
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
 	install -d $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -m 755 examples/claude-code-hook examples/codex-hook \
-	    examples/codex-notify $(DESTDIR)$(PREFIX)/share/arc/examples
+	    examples/codex-notify examples/gemini-hook \
+	    $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -m 644 examples/arc-mqtt-agent.service \
 	    examples/arc-mqtt-person.service $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -d $(DESTDIR)$(DATADIR)

@@ -20,6 +20,8 @@ int	wait_main(int, char **);
 int	answer_main(int, char **);
 int	emit_main(int, char **);
 
+int	acp_main(int, char **);	/* arc-acp.c */
+
 static const struct command {
 	const char	*name;
 	int		(*main)(int, char **);
@@ -30,6 +32,7 @@ static const struct command {
 	{ "arc-wait", wait_main },
 	{ "arc-answer", answer_main },
 	{ "arc-emit", emit_main },
+	{ "arc-acp", acp_main },
 };
 
 int
@@ -46,6 +49,6 @@ main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) == 0)
 			return commands[i].main(argc, argv);
 	warnx("run me as one of arc-validate, arc-apply, arc-answer, "
-	    "arc-wait, arc-status or arc-emit");
+	    "arc-wait, arc-status, arc-emit or arc-acp");
 	return EXIT_USAGE;
 }

@@ -434,7 +434,13 @@ readme_snippet() {
 	tmux -L "$SOCK" load-buffer "$BATS_TEST_TMPDIR/loop"
 	tmux -L "$SOCK" paste-buffer
 	waits_for 'deploy: Allow (accepted)'
-	waits_for $'\nallow'
+	# the producer's line: alone, or after the shell's next prompt
+	local i
+	for i in $(seq 150); do
+		history | grep -qE '(^|[$] )allow$' && break
+		sleep 0.1
+	done
+	history | grep -qE '(^|[$] )allow$'
 	local shown; shown=$(history)
 	[[ "$shown" == *'{"status":201,"key":"deploy"}'* ]]
 	[[ "$shown" == *"message:  May I deploy?"* ]]

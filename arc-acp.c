@@ -1,0 +1,2112 @@
+/*
+ * arc-acp: a permission proxy for the Agent Client Protocol.
+ *
+ * The editor starts `arc-acp -- AGENT ARG...` where it started AGENT.
+ * arc-acp runs AGENT on two pipes and forwards every message both ways,
+ * byte for byte and in order (ACP is newline-delimited JSON-RPC 2.0), and
+ * leaves AGENT's standard error on its own.  When the agent asks the
+ * editor for permission (session/request_permission) or for one field of
+ * input (elicitation/create), the request goes to the editor as usual and
+ * the same question opens in the arc journal: whoever answers first wins.
+ *
+ *   the person answers through arc first: the agent gets the answer as
+ *     the editor's reply would have carried it, the editor gets
+ *     $/cancel_request for that request, and its late reply is dropped;
+ *   the editor answers first: its reply goes on, the question is withdrawn;
+ *   session/cancel from the editor, $/cancel_request from the agent, the
+ *     editor or the agent going away: the questions concerned are
+ *     withdrawn; a question that expires decides nothing.
+ *
+ * Streaming.  Each direction is read in chunks and each message is
+ * forwarded as it arrives, except an editor's message that may be the
+ * reply to a question in the race, which is held until its id is known
+ * (and, when it is such a reply, until it ends: it is forwarded or
+ * dropped whole).  A top-level scanner finds "id", "method", "result" and
+ * "error" as the bytes go by; past them a message is only searched for
+ * its newline.  What is acted on is copied, one message at a time, up to
+ * MSG_MAX bytes; a longer one is forwarded and not acted on.  Nothing is
+ * ever dropped but the one late reply.
+ *
+ * The journal is reached through the commands only: one arc-apply reads
+ * the events arc-acp writes (questions, withdrawals) and prints a result
+ * line for each; an arc-wait per open question reports its answer.  An
+ * answer counts only when its interaction's id and digest are the ones
+ * arc-apply gave this question.  Nothing here prints a nonce, a digest,
+ * a prompt, a label or an answer.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arcacpmsg.h"
+
+int	acp_main(int, char **);
+
+extern char **environ;
+
+#define IBUF_SIZE	(256 * 1024)	/* one read */
+#define MSG_MAX		(1024 * 1024)	/* the one message acted on */
+#define ID_MAX		256	/* a JSON-RPC id, as text */
+#define QUESTIONS_MAX	32	/* open at once; more stay with the editor */
+#define DROPS_MAX	64	/* late replies still to drop */
+#define PENDING_MAX	16	/* editor requests whose replies we read */
+#define SESSIONS_MAX	64
+#define RESULT_MAX	(1024 * 1024)	/* a result line of arc-apply */
+#define CLOSE_SECONDS	10	/* for arc-apply to take the last events */
+
+static const char usage_text[] =
+    "usage: arc-acp [-j journal] [-t duration] [--] agent [arg ...]\n";
+
+/* ---- the top-level scanner ---- */
+
+enum scan_ev { SC_MORE, SC_ID, SC_METHOD, SC_RESPONSE, SC_END, SC_BAD };
+enum scan_st { ST_OPEN, ST_NAME, ST_INNAME, ST_COLON, ST_VALUE, ST_STRING,
+	ST_NESTED, ST_SCALAR, ST_NEXT, ST_DONE };
+enum scan_key { K_OTHER, K_ID, K_METHOD, K_RESULT };
+
+struct scan {
+	enum scan_st	 st;
+	enum scan_key	 key;
+	int		 depth;	/* inside a nested value */
+	bool		 str, esc;	/* inside a string, after a backslash */
+	bool		 nested_str;
+	char		 name[8];
+	size_t		 namelen;
+	bool		 nameodd;	/* long or escaped: no name we read */
+	char		 val[ID_MAX];
+	size_t		 vallen;
+	bool		 vallong;
+};
+
+#define RPC_PREFIX	"{\"jsonrpc\":\"2.0\","
+
+static bool
+json_ws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static void
+capture(struct scan *s, unsigned char c)
+{
+	if (s->key != K_ID && s->key != K_METHOD)
+		return;
+	if (s->vallen < sizeof(s->val))
+		s->val[s->vallen++] = (char)c;
+	else
+		s->vallong = true;
+}
+
+static enum scan_ev
+value_done(struct scan *s)
+{
+	enum scan_key k = s->key;
+
+	s->st = ST_NEXT;
+	s->key = K_OTHER;
+	if (s->vallong)
+		return SC_MORE;
+	if (k == K_ID)
+		return SC_ID;
+	if (k == K_METHOD && s->vallen >= 2 && s->val[0] == '"')
+		return SC_METHOD;
+	return SC_MORE;
+}
+
+/*
+ * Feeds bytes until one tells something: returns how many were consumed
+ * and, in *ev, what was seen (SC_MORE: nothing yet, all consumed).
+ */
+static size_t
+scan_feed(struct scan *s, const char *p, size_t n, enum scan_ev *ev)
+{
+	size_t i;
+
+	*ev = SC_MORE;
+	/* What nearly every message starts with, in one step. */
+	if (s->st == ST_OPEN && n >= sizeof(RPC_PREFIX) - 1 &&
+	    memcmp(p, RPC_PREFIX, sizeof(RPC_PREFIX) - 1) == 0) {
+		s->st = ST_NAME;
+		return sizeof(RPC_PREFIX) - 1;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		switch (s->st) {
+		case ST_OPEN:
+			if (json_ws(c))
+				break;
+			if (c != '{') {
+				*ev = SC_BAD;
+				return i + 1;
+			}
+			s->st = ST_NAME;
+			break;
+		case ST_NAME:
+			if (json_ws(c))
+				break;
+			if (c == '}') {
+				s->st = ST_DONE;
+				*ev = SC_END;
+				return i + 1;
+			}
+			if (c != '"') {
+				*ev = SC_BAD;
+				return i + 1;
+			}
+			s->st = ST_INNAME;
+			s->namelen = 0;
+			s->nameodd = false;
+			break;
+		case ST_INNAME:
+			if (c == '"') {
+				s->st = ST_COLON;
+				break;
+			}
+			if (c == '\\' || s->namelen == sizeof(s->name))
+				s->nameodd = true;
+			else
+				s->name[s->namelen++] = (char)c;
+			if (c == '\\') {
+				*ev = SC_BAD;	/* an escaped name: not read */
+				return i + 1;
+			}
+			break;
+		case ST_COLON:
+			if (json_ws(c))
+				break;
+			if (c != ':') {
+				*ev = SC_BAD;
+				return i + 1;
+			}
+			s->st = ST_VALUE;
+			s->key = K_OTHER;
+			s->vallen = 0;
+			s->vallong = false;
+			if (!s->nameodd) {
+				if (s->namelen == 2 && memcmp(s->name, "id", 2) == 0)
+					s->key = K_ID;
+				else if (s->namelen == 6 &&
+				    memcmp(s->name, "method", 6) == 0)
+					s->key = K_METHOD;
+				else if ((s->namelen == 6 &&
+				    memcmp(s->name, "result", 6) == 0) ||
+				    (s->namelen == 5 &&
+				    memcmp(s->name, "error", 5) == 0)) {
+					s->key = K_RESULT;
+					*ev = SC_RESPONSE;
+					return i + 1;
+				}
+			}
+			break;
+		case ST_VALUE:
+			if (json_ws(c))
+				break;
+			if (s->key == K_RESULT)
+				s->key = K_OTHER;
+			if (c == '"') {
+				s->st = ST_STRING;
+				s->esc = false;
+				capture(s, c);
+			} else if (c == '{' || c == '[') {
+				if (s->key == K_ID)
+					s->key = K_OTHER;	/* not an id */
+				s->st = ST_NESTED;
+				s->depth = 1;
+				s->nested_str = false;
+				s->esc = false;
+			} else if (c == ',' || c == '}' || c == ':' ||
+			    c == ']') {
+				*ev = SC_BAD;
+				return i + 1;
+			} else {
+				s->st = ST_SCALAR;
+				capture(s, c);
+			}
+			break;
+		case ST_STRING:
+			capture(s, c);
+			if (s->esc)
+				s->esc = false;
+			else if (c == '\\')
+				s->esc = true;
+			else if (c == '"') {
+				*ev = value_done(s);
+				if (*ev != SC_MORE)
+					return i + 1;
+			}
+			break;
+		case ST_NESTED:
+			if (s->nested_str) {
+				if (s->esc)
+					s->esc = false;
+				else if (c == '\\')
+					s->esc = true;
+				else if (c == '"')
+					s->nested_str = false;
+			} else if (c == '"') {
+				s->nested_str = true;
+			} else if (c == '{' || c == '[') {
+				s->depth++;
+			} else if (c == '}' || c == ']') {
+				if (--s->depth == 0)
+					(void)value_done(s);
+			}
+			break;
+		case ST_SCALAR:
+			if (json_ws(c) || c == ',' || c == '}') {
+				*ev = value_done(s);
+				if (*ev != SC_MORE)
+					return i;	/* the delimiter is next */
+				i--;	/* read it as ST_NEXT */
+				break;
+			}
+			capture(s, c);
+			break;
+		case ST_NEXT:
+			if (json_ws(c))
+				break;
+			if (c == ',') {
+				s->st = ST_NAME;
+			} else if (c == '}') {
+				s->st = ST_DONE;
+				*ev = SC_END;
+				return i + 1;
+			} else {
+				*ev = SC_BAD;
+				return i + 1;
+			}
+			break;
+		case ST_DONE:
+			return n;
+		}
+	}
+	return n;
+}
+
+/* ---- state ---- */
+
+struct dir {
+	const char	*name;	/* for diagnostics: "editor", "agent" */
+	int		 in, out;
+	bool		 in_eof;
+	bool		 out_dead;	/* closed or failed: output discarded */
+	char		*ibuf;
+	size_t		 ilen, ioff;
+	struct buf	 obuf;
+	size_t		 ooff;
+	struct buf	 inject;	/* our own messages, at the next boundary */
+	/* the message being read */
+	bool		 fresh;	/* at its first byte */
+	bool		 mid;	/* some of it is forwarded */
+	bool		 held;	/* msg holds bytes not yet forwarded */
+	bool		 keep;	/* msg is a copy kept to act on */
+	bool		 drop;	/* its bytes are discarded */
+	bool		 scanning;
+	bool		 toolong;
+	struct buf	 msg;
+	struct scan	 sc;
+	char		 id[ID_MAX];
+	size_t		 idlen;
+	bool		 has_id, has_method, response, interesting;
+	char		 method[40];
+};
+
+enum q_state { Q_FREE, Q_OPENING, Q_WAITING };
+
+struct question {
+	enum q_state	 state;
+	unsigned	 gen;
+	bool		 withdrawn;
+	char		 id[ID_MAX];	/* raw, as the agent wrote it */
+	size_t		 idlen;
+	char		 cid[ID_MAX];	/* canonical (RFC 8785) */
+	size_t		 cidlen;
+	struct buf	 session;	/* the ACP sessionId, decoded */
+	char		 key[101];
+	char		 interaction[128];
+	char		 digest[ARC_HEX_DIGEST];
+	struct acp_ask	 ask;
+	pid_t		 wpid;
+	int		 wfd;
+	struct buf	 wout;
+	bool		 wtoolong;
+};
+
+enum op_kind { OP_OPEN, OP_RESOLVE };
+struct op {
+	enum op_kind	 kind;
+	int		 slot;
+	unsigned	 gen;
+};
+
+enum pend_kind { P_INIT, P_NEW, P_LOAD };
+struct pending {
+	bool		 used;
+	enum pend_kind	 kind;
+	char		 cid[ID_MAX];
+	size_t		 cidlen;
+	struct buf	 session, cwd;
+};
+
+struct session {
+	bool		 used;
+	struct buf	 id, cwd;
+};
+
+struct drop {
+	char		 cid[ID_MAX];
+	size_t		 cidlen;
+};
+
+static struct proxy {
+	const char	*journal;
+	int64_t		 timeout;	/* seconds a question stays open */
+	char		 apply_path[PATH_MAX], wait_path[PATH_MAX];
+	char		 instance[9];	/* this proxy, in keys */
+	const char	*agent_cmd;
+	pid_t		 agent;
+	int		 agent_status;
+	bool		 agent_exited;
+	struct dir	 e2a, a2e;	/* editor to agent, agent to editor */
+	/* the agent */
+	struct buf	 agent_id, agent_name, agent_version;
+	/* arc-apply */
+	pid_t		 apply;
+	int		 apply_in, apply_out;
+	bool		 apply_dead, apply_closing;
+	struct buf	 apply_obuf;
+	size_t		 apply_ooff;
+	struct buf	 apply_line;
+	bool		 apply_toolong;
+	struct op	 ops[QUESTIONS_MAX * 4];
+	size_t		 op_head, op_n;
+	struct question	 q[QUESTIONS_MAX];
+	unsigned	 gen;
+	struct drop	 drops[DROPS_MAX];
+	size_t		 drop_head, drop_n;
+	struct pending	 pend[PENDING_MAX];
+	size_t		 pend_next;
+	struct session	 sess[SESSIONS_MAX];
+	size_t		 sess_next;
+	struct arena	 arena;	/* the message acted on */
+	struct arena	 idarena;	/* ids */
+	struct buf	 idtmp;
+	bool		 warned_full, warned_apply;
+	int		 sigpipe[2];
+	int		 stdin_flags, stdout_flags;
+} px;
+
+/* ---- small helpers ---- */
+
+static void
+set_nonblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl == -1 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) == -1)
+		err(EXIT_SYSTEM, "fcntl");
+}
+
+static void
+set_cloexec(int fd)
+{
+	int fl = fcntl(fd, F_GETFD);
+
+	if (fl == -1 || fcntl(fd, F_SETFD, fl | FD_CLOEXEC) == -1)
+		err(EXIT_SYSTEM, "fcntl");
+}
+
+static void
+xpipe(int fd[2])
+{
+	if (pipe2(fd, O_CLOEXEC) == -1)
+		err(EXIT_SYSTEM, "pipe");
+}
+
+static void
+on_signal(int sig)
+{
+	int		 saved = errno;
+	unsigned char	 c = (unsigned char)sig;
+
+	(void)write(px.sigpipe[1], &c, 1);
+	errno = saved;
+}
+
+/* A value of the form s, 90s, 10m, 2h or 1d, in seconds. */
+static bool
+parse_seconds(const char *s, int64_t *out)
+{
+	char		 num[16];
+	size_t		 n = strlen(s);
+	int64_t		 unit = 1;
+	const char	*errstr;
+	long long	 v;
+
+	if (n == 0 || n >= sizeof(num))
+		return false;
+	memcpy(num, s, n + 1);
+	switch (num[n - 1]) {
+	case 's': unit = 1; num[--n] = '\0'; break;
+	case 'm': unit = 60; num[--n] = '\0'; break;
+	case 'h': unit = 3600; num[--n] = '\0'; break;
+	case 'd': unit = 86400; num[--n] = '\0'; break;
+	default: break;
+	}
+	if (n == 0 || strspn(num, "0123456789") != n)
+		return false;
+	v = strtonum(num, 1, 100LL * 365 * 86400 / unit, &errstr);
+	if (errstr != NULL)
+		return false;
+	*out = v * unit;
+	return true;
+}
+
+/* The command beside this program when there is one, else by PATH. */
+static void
+find_command(const char *argv0, const char *name, char *out, size_t n)
+{
+	char		 self[PATH_MAX];
+	ssize_t		 len;
+	char		*slash;
+
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len > 0) {
+		self[len] = '\0';
+	} else if (strchr(argv0, '/') != NULL &&
+	    strlen(argv0) < sizeof(self)) {
+		strlcpy(self, argv0, sizeof(self));
+	} else {
+		self[0] = '\0';
+	}
+	if ((slash = strrchr(self, '/')) != NULL) {
+		*slash = '\0';
+		if ((size_t)snprintf(out, n, "%s/%s", self, name) < n &&
+		    access(out, X_OK) == 0)
+			return;
+	}
+	strlcpy(out, name, n);	/* posix_spawnp finds it on PATH */
+}
+
+/*
+ * Starts a command with the given descriptors as its standard input and
+ * output (-1: /dev/null for input, ours for output); its standard error
+ * is ours.  SIGPIPE is at its default in the child, whatever ours is.
+ */
+static pid_t
+spawn(const char *path, char *const argv[], int in, int out, bool search)
+{
+	posix_spawn_file_actions_t	 fa;
+	posix_spawnattr_t		 at;
+	sigset_t			 def, none;
+	pid_t				 pid;
+	int				 e;
+
+	if (posix_spawn_file_actions_init(&fa) != 0 ||
+	    posix_spawnattr_init(&at) != 0)
+		errx(EXIT_SYSTEM, "posix_spawn: out of memory");
+	if (in >= 0)
+		e = posix_spawn_file_actions_adddup2(&fa, in, 0);
+	else
+		e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+		    O_RDONLY, 0);
+	if (e == 0 && out >= 0)
+		e = posix_spawn_file_actions_adddup2(&fa, out, 1);
+	(void)sigemptyset(&def);
+	(void)sigaddset(&def, SIGPIPE);
+	(void)sigaddset(&def, SIGCHLD);
+	(void)sigemptyset(&none);
+	if (e == 0)
+		e = posix_spawnattr_setsigdefault(&at, &def);
+	if (e == 0)
+		e = posix_spawnattr_setsigmask(&at, &none);
+	if (e == 0)
+		e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF |
+		    POSIX_SPAWN_SETSIGMASK);
+	if (e == 0)
+		e = search ? posix_spawnp(&pid, path, &fa, &at, argv, environ) :
+		    posix_spawn(&pid, path, &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (e != 0) {
+		errno = e;
+		return -1;
+	}
+	return pid;
+}
+
+/* The canonical form of a JSON-RPC id (a string, a number or null). */
+static bool
+canon_id(const char *raw, size_t n, char out[ID_MAX], size_t *outlen)
+{
+	struct jparse_error	 je;
+	struct jval		*v;
+
+	arena_reset(&px.idarena);
+	v = json_parse(&px.idarena, raw, n, &je);
+	if (v == NULL || (v->type != J_STRING && v->type != J_NUMBER &&
+	    v->type != J_NULL))
+		return false;
+	px.idtmp.len = 0;
+	canonical_value(&px.idtmp, v);
+	if (px.idtmp.len >= ID_MAX)
+		return false;
+	memcpy(out, px.idtmp.p, px.idtmp.len);
+	*outlen = px.idtmp.len;
+	return true;
+}
+
+static bool
+cid_eq(const char *a, size_t an, const char *b, size_t bn)
+{
+	return an == bn && memcmp(a, b, an) == 0;
+}
+
+static bool
+acp_buf_eq(const struct buf *b, const char *s, size_t n)
+{
+	return b->len == n && (n == 0 || memcmp(b->p, s, n) == 0);
+}
+
+static void
+buf_set(struct buf *b, const char *s, size_t n)
+{
+	b->len = 0;
+	buf_put(b, s, n);
+}
+
+static const struct jval *
+get_unique(const struct jval *o, const char *name)
+{
+	const struct jval	*found = NULL;
+	size_t			 i, len = strlen(name);
+
+	if (o == NULL || o->type != J_OBJECT)
+		return NULL;
+	for (i = 0; i < o->n; i++)
+		if (o->members[i].namelen == len &&
+		    memcmp(o->members[i].name, name, len) == 0) {
+			if (found != NULL)
+				return NULL;
+			found = o->members[i].value;
+		}
+	return found;
+}
+
+static const struct jval *
+get_string(const struct jval *o, const char *name)
+{
+	const struct jval *v = get_unique(o, name);
+
+	return v != NULL && v->type == J_STRING ? v : NULL;
+}
+
+/* ---- output: what each direction forwards ---- */
+
+static void
+emit(struct dir *d, const char *p, size_t n)
+{
+	if (!d->out_dead && n > 0)
+		buf_put(&d->obuf, p, n);
+}
+
+static size_t
+pending_out(const struct dir *d)
+{
+	return d->obuf.len - d->ooff;
+}
+
+/* One message of ours, between two of the stream's. */
+static void
+inject(struct dir *d, const struct buf *m)
+{
+	if (d->out_dead)
+		return;
+	if (d->mid)
+		buf_put(&d->inject, m->p, m->len);
+	else
+		emit(d, m->p, m->len);
+}
+
+static void editor_gone(void);
+
+static void
+dir_flush(struct dir *d)
+{
+	while (pending_out(d) > 0 && !d->out_dead) {
+		ssize_t w = write(d->out, d->obuf.p + d->ooff, pending_out(d));
+
+		if (w > 0) {
+			d->ooff += (size_t)w;
+			continue;
+		}
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (w == -1 && errno != EPIPE)
+			warn("writing to the %s", d == &px.a2e ? "editor" :
+			    "agent");
+		d->out_dead = true;
+		if (d == &px.a2e)
+			editor_gone();
+	}
+	if (pending_out(d) == 0 || d->out_dead)
+		d->obuf.len = d->ooff = 0;
+}
+
+/* ---- the journal: arc-apply and arc-wait ---- */
+
+static void
+apply_start(void)
+{
+	int	 in[2], out[2];
+	char	*argv[5];
+	int	 a = 0;
+
+	xpipe(in);
+	xpipe(out);
+	argv[a++] = (char *)"arc-apply";
+	argv[a++] = (char *)"-q";
+	if (px.journal != NULL) {
+		argv[a++] = (char *)"-j";
+		argv[a++] = (char *)px.journal;
+	}
+	argv[a] = NULL;
+	px.apply = spawn(px.apply_path, argv, in[0], out[1],
+	    strchr(px.apply_path, '/') == NULL);
+	(void)close(in[0]);
+	(void)close(out[1]);
+	if (px.apply == -1) {
+		warn("%s", px.apply_path);
+		(void)close(in[1]);
+		(void)close(out[0]);
+		px.apply_dead = true;
+		return;
+	}
+	px.apply_in = in[1];
+	px.apply_out = out[0];
+	set_nonblock(px.apply_in);
+	set_nonblock(px.apply_out);
+}
+
+static bool
+apply_ready(void)
+{
+	if (px.apply_dead || px.apply_closing)
+		return false;
+	if (px.apply == 0)
+		apply_start();
+	return !px.apply_dead;
+}
+
+static bool
+apply_send(const struct buf *event, enum op_kind kind, int slot)
+{
+	struct op *op;
+
+	if (!apply_ready() || px.op_n == sizeof(px.ops) / sizeof(px.ops[0]))
+		return false;
+	op = &px.ops[(px.op_head + px.op_n++) % (sizeof(px.ops) /
+	    sizeof(px.ops[0]))];
+	op->kind = kind;
+	op->slot = slot;
+	op->gen = px.q[slot].gen;
+	buf_put(&px.apply_obuf, event->p, event->len);
+	buf_putc(&px.apply_obuf, '\n');
+	return true;
+}
+
+static void
+event_head(struct buf *e, const char *type)
+{
+	char id[64];
+
+	mint_id("evt_acp_", id, sizeof(id));
+	buf_puts(e, "{\"arc_version\":\"0.2\",\"event_id\":");
+	buf_json_cstr(e, id);
+	buf_printf(e, ",\"event_type\":\"%s\",\"occurred_at\":", type);
+	buf_json_cstr(e, arc_now());
+	buf_puts(e, ",\"sender\":{\"id\":");
+	buf_json_str(e, px.agent_id.p, px.agent_id.len);
+	if (px.agent_name.len > 0) {
+		buf_puts(e, ",\"name\":");
+		buf_json_str(e, px.agent_name.p, px.agent_name.len);
+	}
+	if (px.agent_version.len > 0) {
+		buf_puts(e, ",\"version\":");
+		buf_json_str(e, px.agent_version.p, px.agent_version.len);
+	}
+	buf_puts(e, ",\"instance_id\":");
+	buf_json_cstr(e, px.instance);
+	buf_putc(e, '}');
+}
+
+static void wait_stop(struct question *);
+
+static void
+q_free(struct question *q)
+{
+	wait_stop(q);
+	acp_ask_free(&q->ask);
+	buf_free(&q->session);
+	buf_free(&q->wout);
+	q->state = Q_FREE;
+	q->withdrawn = false;
+}
+
+/* Withdraws a question: its request is no longer arc's to answer. */
+static void
+withdraw(struct question *q, const char *outcome)
+{
+	struct buf e = { 0 };
+
+	if (q->state == Q_FREE || q->withdrawn)
+		return;
+	wait_stop(q);
+	q->withdrawn = true;
+	event_head(&e, "request.resolved");
+	buf_puts(&e, ",\"request\":{\"key\":");
+	buf_json_cstr(&e, q->key);
+	buf_printf(&e, ",\"outcome\":\"%s\"}}", outcome);
+	if (!apply_send(&e, OP_RESOLVE, (int)(q - px.q)) ||
+	    q->state == Q_WAITING)
+		q_free(q);	/* an opening one is freed by its result */
+	buf_free(&e);
+}
+
+static void
+withdraw_all(const char *outcome)
+{
+	size_t i;
+
+	for (i = 0; i < QUESTIONS_MAX; i++)
+		withdraw(&px.q[i], outcome);
+}
+
+static void
+wait_start(struct question *q)
+{
+	int	 out[2];
+	char	*argv[6];
+	int	 a = 0;
+
+	xpipe(out);
+	argv[a++] = (char *)"arc-wait";
+	if (px.journal != NULL) {
+		argv[a++] = (char *)"-j";
+		argv[a++] = (char *)px.journal;
+	}
+	argv[a++] = (char *)"--";
+	argv[a++] = q->key;
+	argv[a] = NULL;
+	q->wpid = spawn(px.wait_path, argv, -1, out[1],
+	    strchr(px.wait_path, '/') == NULL);
+	(void)close(out[1]);
+	if (q->wpid == -1) {
+		warn("%s", px.wait_path);
+		(void)close(out[0]);
+		q->wpid = 0;
+		withdraw(q, "cancelled");
+		return;
+	}
+	q->wfd = out[0];
+	set_nonblock(q->wfd);
+	q->state = Q_WAITING;
+}
+
+static void
+wait_stop(struct question *q)
+{
+	if (q->wpid > 0)
+		(void)kill(q->wpid, SIGTERM);	/* reaped on SIGCHLD */
+	q->wpid = 0;
+	if (q->wfd > 0)
+		(void)close(q->wfd);
+	q->wfd = -1;
+}
+
+static void
+drop_add(const char *cid, size_t n)
+{
+	struct drop *d;
+
+	if (px.drop_n == DROPS_MAX) {	/* the oldest is forgotten */
+		px.drop_head = (px.drop_head + 1) % DROPS_MAX;
+		px.drop_n--;
+	}
+	d = &px.drops[(px.drop_head + px.drop_n++) % DROPS_MAX];
+	memcpy(d->cid, cid, n);
+	d->cidlen = n;
+}
+
+static bool
+drop_take(const char *cid, size_t n, bool take)
+{
+	size_t i;
+
+	for (i = 0; i < px.drop_n; i++) {
+		struct drop *d = &px.drops[(px.drop_head + i) % DROPS_MAX];
+
+		if (!cid_eq(d->cid, d->cidlen, cid, n))
+			continue;
+		if (take) {
+			size_t j;
+
+			for (j = i; j + 1 < px.drop_n; j++)
+				px.drops[(px.drop_head + j) % DROPS_MAX] =
+				    px.drops[(px.drop_head + j + 1) % DROPS_MAX];
+			px.drop_n--;
+		}
+		return true;
+	}
+	return false;
+}
+
+static struct question *
+q_find(const char *cid, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < QUESTIONS_MAX; i++)
+		if (px.q[i].state != Q_FREE && !px.q[i].withdrawn &&
+		    cid_eq(px.q[i].cid, px.q[i].cidlen, cid, n))
+			return &px.q[i];
+	return NULL;
+}
+
+static bool
+racing(void)
+{
+	size_t i;
+
+	if (px.drop_n > 0)
+		return true;
+	for (i = 0; i < QUESTIONS_MAX; i++)
+		if (px.q[i].state != Q_FREE && !px.q[i].withdrawn)
+			return true;
+	return false;
+}
+
+/* The person answered through arc: the agent gets it, the editor lets go. */
+static void
+answered(struct question *q)
+{
+	struct jparse_error	 je;
+	const struct jval	*rec, *resp, *v, *c, *t;
+	struct buf		 m = { 0 }, result = { 0 };
+
+	arena_reset(&px.arena);
+	rec = json_parse(&px.arena, q->wout.p != NULL ? q->wout.p : "",
+	    q->wout.len > 0 && q->wout.p[q->wout.len - 1] == '\n' ?
+	    q->wout.len - 1 : q->wout.len, &je);
+	if (rec == NULL || !json_is(get_unique(rec, "status"), "answered"))
+		goto done;	/* expired, withdrawn: nothing to either side */
+	v = get_string(rec, "id");
+	c = get_string(rec, "digest");
+	if (v == NULL || c == NULL ||
+	    !secret_equal(v->s, v->len, q->interaction, strlen(q->interaction)) ||
+	    !secret_equal(c->s, c->len, q->digest, strlen(q->digest))) {
+		warnx("question %s: the answer is to another question under "
+		    "its key; the editor decides", q->key);
+		goto done;
+	}
+	resp = get_unique(rec, "response");
+	c = get_string(resp, "choice_id");
+	t = get_string(resp, "text");
+	if (!acp_reply(&q->ask, c != NULL ? c->s : NULL, c != NULL ? c->len : 0,
+	    t != NULL ? t->s : NULL, t != NULL ? t->len : 0, &result)) {
+		warnx("question %s: the answer is none it offered; the editor "
+		    "decides", q->key);
+		goto done;
+	}
+	buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"id\":");
+	buf_put(&m, q->id, q->idlen);
+	buf_puts(&m, ",\"result\":");
+	buf_put(&m, result.p, result.len);
+	buf_puts(&m, "}\n");
+	inject(&px.e2a, &m);
+	m.len = 0;
+	buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\","
+	    "\"params\":{\"requestId\":");
+	buf_put(&m, q->id, q->idlen);
+	buf_puts(&m, "}}\n");
+	inject(&px.a2e, &m);
+	drop_add(q->cid, q->cidlen);
+done:
+	buf_free(&m);
+	buf_free(&result);
+	q_free(q);
+}
+
+static void
+wait_read(struct question *q)
+{
+	char	 b[4096];
+	ssize_t	 r;
+
+	for (;;) {
+		r = read(q->wfd, b, sizeof(b));
+		if (r > 0) {
+			if (q->wout.len + (size_t)r > RESULT_MAX)
+				q->wtoolong = true;
+			else
+				buf_put(&q->wout, b, (size_t)r);
+			continue;
+		}
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		break;	/* end, or an error: what came is all */
+	}
+	(void)close(q->wfd);
+	q->wfd = -1;
+	q->wpid = 0;	/* it exits: reaped on SIGCHLD */
+	if (q->wtoolong) {
+		warnx("question %s: arc-wait said too much", q->key);
+		q_free(q);
+		return;
+	}
+	answered(q);
+}
+
+/* One result line of arc-apply, for the oldest event it was sent. */
+static void
+apply_result(const char *line, size_t len)
+{
+	struct op		 op;
+	struct question		*q;
+	struct jparse_error	 je;
+	const struct jval	*r, *st, *it, *id, *dg;
+
+	if (px.op_n == 0) {
+		warnx("arc-apply printed a line for no event");
+		return;
+	}
+	op = px.ops[px.op_head];
+	px.op_head = (px.op_head + 1) % (sizeof(px.ops) / sizeof(px.ops[0]));
+	px.op_n--;
+	q = &px.q[op.slot];
+	if (op.kind != OP_OPEN || q->gen != op.gen || q->state != Q_OPENING)
+		return;
+	if (q->withdrawn) {	/* its withdrawal is on the way */
+		q_free(q);
+		return;
+	}
+	arena_reset(&px.arena);
+	r = line != NULL ? json_parse(&px.arena, line, len, &je) : NULL;
+	st = get_unique(r, "status");
+	it = get_unique(r, "interaction");
+	id = get_string(it, "id");
+	dg = get_string(it, "digest");
+	if (st == NULL || st->type != J_NUMBER || !json_is(get_unique(r,
+	    "key"), q->key) || id == NULL || dg == NULL ||
+	    id->len >= sizeof(q->interaction) || dg->len != 64 ||
+	    !(st->len == 3 && memcmp(st->s, "201", 3) == 0)) {
+		const struct jval *e = get_unique(r, "error");
+		const struct jval *code = get_string(e, "code");
+		const struct jval *path = get_string(e, "path");
+
+		warnx("arc-apply refused the question for request %s (%.*s%s%.*s)",
+		    q->key, code != NULL ? (int)code->len : 6,
+		    code != NULL ? code->s : "no key",
+		    path != NULL ? " at " : "",
+		    path != NULL && path->len < 80 ? (int)path->len : 0,
+		    path != NULL ? path->s : "");
+		q_free(q);
+		return;
+	}
+	memcpy(q->interaction, id->s, id->len);
+	q->interaction[id->len] = '\0';
+	memcpy(q->digest, dg->s, 64);
+	q->digest[64] = '\0';
+	wait_start(q);
+}
+
+static void
+apply_read(void)
+{
+	char	 b[8192];
+	ssize_t	 r;
+
+	for (;;) {
+		r = read(px.apply_out, b, sizeof(b));
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (r <= 0)
+			break;
+		for (ssize_t i = 0, s = 0; i < r; i++) {
+			if (b[i] != '\n') {
+				if (i + 1 == r) {
+					if (px.apply_line.len + (size_t)(r - s) >
+					    RESULT_MAX)
+						px.apply_toolong = true;
+					else
+						buf_put(&px.apply_line, b + s,
+						    (size_t)(r - s));
+				}
+				continue;
+			}
+			if (px.apply_line.len + (size_t)(i - s) > RESULT_MAX)
+				px.apply_toolong = true;
+			else
+				buf_put(&px.apply_line, b + s, (size_t)(i - s));
+			apply_result(px.apply_toolong ? NULL : px.apply_line.p,
+			    px.apply_line.len);
+			px.apply_line.len = 0;
+			px.apply_toolong = false;
+			s = i + 1;
+		}
+	}
+	/* arc-apply is gone: what it did not answer is not arc's */
+	(void)close(px.apply_out);
+	px.apply_out = -1;
+	if (px.apply_in >= 0)
+		(void)close(px.apply_in);
+	px.apply_in = -1;
+	if (!px.apply_closing && !px.warned_apply) {
+		warnx("arc-apply stopped; requests stay with the editor");
+		px.warned_apply = true;
+	}
+	px.apply_dead = true;
+	while (px.op_n > 0)
+		apply_result(NULL, 0);
+}
+
+static void
+apply_flush(void)
+{
+	size_t left;
+
+	while (px.apply_in >= 0 && (left = px.apply_obuf.len -
+	    px.apply_ooff) > 0) {
+		ssize_t w = write(px.apply_in, px.apply_obuf.p + px.apply_ooff,
+		    left);
+
+		if (w > 0) {
+			px.apply_ooff += (size_t)w;
+			continue;
+		}
+		if (w == -1 && errno == EINTR)
+			continue;
+		if (w == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		(void)close(px.apply_in);	/* its reader tells the rest */
+		px.apply_in = -1;
+	}
+	px.apply_obuf.len = px.apply_ooff = 0;
+	if (px.apply_closing && px.apply_in >= 0) {
+		(void)close(px.apply_in);
+		px.apply_in = -1;
+	}
+}
+
+/* ---- keys ---- */
+
+static bool
+plain(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n < 1 || n > max)
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* A part of a key: the text when it is short and plain, else a hash. */
+static void
+key_part(struct buf *k, const char *s, size_t n, size_t max)
+{
+	char h[ARC_HEX_DIGEST];
+
+	if (plain(s, n, max)) {
+		buf_put(k, s, n);
+		return;
+	}
+	sha256_hex(s, n, h);
+	buf_put(k, h, 16);
+}
+
+/* ---- acting on what the agent sends ---- */
+
+static struct session *
+session_find(const char *id, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < SESSIONS_MAX; i++)
+		if (px.sess[i].used && acp_buf_eq(&px.sess[i].id, id, n))
+			return &px.sess[i];
+	return NULL;
+}
+
+static void
+session_add(const struct buf *id, const struct buf *cwd)
+{
+	struct session *s = session_find(id->p, id->len);
+
+	if (s == NULL) {
+		s = &px.sess[px.sess_next];
+		px.sess_next = (px.sess_next + 1) % SESSIONS_MAX;
+		s->used = true;
+		buf_set(&s->id, id->p, id->len);
+	}
+	buf_set(&s->cwd, cwd->p != NULL ? cwd->p : "", cwd->len);
+}
+
+static struct question *
+q_slot(void)
+{
+	size_t i;
+
+	for (i = 0; i < QUESTIONS_MAX; i++)
+		if (px.q[i].state == Q_FREE) {
+			memset(&px.q[i], 0, sizeof(px.q[i]));
+			px.q[i].wfd = -1;
+			px.q[i].gen = ++px.gen;
+			return &px.q[i];
+		}
+	return NULL;
+}
+
+/* session/request_permission or elicitation/create: ask it through arc. */
+static void
+ask(const struct jval *msg, bool permission)
+{
+	const struct jval	*id = get_unique(msg, "id");
+	const struct jval	*params = get_unique(msg, "params");
+	const struct jval	*sid = get_string(params, "sessionId");
+	const struct jval	*call = get_unique(params, "toolCall");
+	const struct jval	*tcid = get_string(call, "toolCallId");
+	struct question		*q;
+	struct session		*s = NULL;
+	struct acp_who		 who;
+	struct buf		 req = { 0 }, e = { 0 }, k = { 0 };
+	const char		*why = NULL;
+	char			 cid[ID_MAX], expires[64];
+	size_t			 cidlen;
+	bool			 ok;
+	struct acp_ask		 a;
+
+	if (id == NULL || id->rawlen >= ID_MAX ||
+	    !canon_id(id->raw, id->rawlen, cid, &cidlen))
+		return;
+	if (q_find(cid, cidlen) != NULL || drop_take(cid, cidlen, false)) {
+		warnx("a request reuses the id of one still in a race; the "
+		    "editor decides it");
+		return;
+	}
+	if (px.apply_dead || px.apply_closing)
+		return;
+	who.name = px.agent_name.len > 0 ? px.agent_name.p : px.agent_id.p;
+	ok = permission ? acp_permission(params, &who, &req, &a,
+	    &why) : acp_elicitation(params, &who, &req, &a, &why);
+	if (!ok) {
+		if (permission)
+			warnx("a permission request stays with the editor: %s",
+			    why);
+		acp_ask_free(&a);
+		buf_free(&req);
+		return;
+	}
+	if ((q = q_slot()) == NULL) {
+		if (!px.warned_full)
+			warnx("%d questions are open; more stay with the editor",
+			    QUESTIONS_MAX);
+		px.warned_full = true;
+		acp_ask_free(&a);
+		buf_free(&req);
+		return;
+	}
+	q->ask = a;
+		memcpy(q->cid, cid, cidlen);
+	q->cidlen = cidlen;
+	memcpy(q->id, id->raw, id->rawlen);
+	q->idlen = id->rawlen;
+	if (sid != NULL) {
+		buf_set(&q->session, sid->s, sid->len);
+		s = session_find(sid->s, sid->len);
+	}
+
+	/* acp:AGENT:SESSION:INSTANCE:ID, within ARC's 100 characters */
+	buf_puts(&k, "acp:");
+	{
+		/* "@scope/name": the name is what a person knows it by */
+		const char *slash = memrchr(px.agent_id.p, '/', px.agent_id.len);
+		const char *an = slash != NULL ? slash + 1 : px.agent_id.p;
+		size_t alen = px.agent_id.len - (size_t)(an - px.agent_id.p);
+
+		key_part(&k, an, alen, 24);
+	}
+	buf_putc(&k, ':');
+	if (sid != NULL)
+		key_part(&k, sid->s, sid->len, 36);
+	else
+		buf_putc(&k, '-');
+	buf_printf(&k, ":%s:", px.instance);
+	if (id->type == J_STRING)
+		key_part(&k, id->s, id->len, 16);
+	else
+		key_part(&k, id->raw, id->rawlen, 16);
+	strlcpy(q->key, k.p, sizeof(q->key));
+
+	if (!rfc3339_after(arc_now(), px.timeout, expires, sizeof(expires))) {
+		warnx("cannot tell when a question would expire");
+		q_free(q);
+		goto out;
+	}
+	event_head(&e, "request.created");
+	buf_puts(&e, ",\"context\":{\"pid\":");
+	buf_printf(&e, "%ld", (long)px.agent);
+	if (sid != NULL && sid->codepoints <= 100 && !json_blank(sid)) {
+		buf_puts(&e, ",\"session_id\":");
+		buf_json_str(&e, sid->s, sid->len);
+	}
+	if (s != NULL && s->cwd.len > 0 && s->cwd.len <= 1024) {
+		const char *base = s->cwd.p + s->cwd.len;
+		size_t blen = 0;
+
+		while (base > s->cwd.p && base[-1] == '/')
+			base--;
+		while (base > s->cwd.p && base[-1] != '/')
+			base--, blen++;
+		while (blen > 0 && base[blen - 1] == '/')
+			blen--;
+		buf_puts(&e, ",\"cwd\":");
+		buf_json_str(&e, s->cwd.p, s->cwd.len);
+		if (blen > 0 && blen <= 200) {
+			buf_puts(&e, ",\"project\":");
+			buf_json_str(&e, base, blen);
+		}
+	}
+	if (tcid != NULL && tcid->codepoints <= 200 && !json_blank(tcid)) {
+		buf_puts(&e, ",\"correlation_id\":");
+		buf_json_str(&e, tcid->s, tcid->len);
+	}
+	if (id->type == J_STRING ? id->codepoints <= 200 && !json_blank(id) :
+	    id->type == J_NUMBER) {
+		buf_puts(&e, ",\"native_request_id\":");
+		if (id->type == J_STRING)
+			buf_json_str(&e, id->s, id->len);
+		else
+			buf_json_str(&e, id->raw, id->rawlen);
+	}
+	buf_puts(&e, "},\"request\":{\"key\":");
+	buf_json_cstr(&e, q->key);
+	buf_putc(&e, ',');
+	buf_put(&e, req.p, req.len);
+	buf_puts(&e, ",\"expires_at\":");
+	buf_json_cstr(&e, expires);
+	buf_puts(&e, "}}}");
+	if (e.len > ARC_LINE_MAX || !apply_send(&e, OP_OPEN, (int)(q - px.q))) {
+		warnx("the question for a request cannot be asked; the editor "
+		    "decides it");
+		q_free(q);
+		goto out;
+	}
+	q->state = Q_OPENING;
+out:
+	buf_free(&req);
+	buf_free(&e);
+	buf_free(&k);
+}
+
+static struct pending *
+pending_find(const char *cid, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < PENDING_MAX; i++)
+		if (px.pend[i].used && cid_eq(px.pend[i].cid, px.pend[i].cidlen,
+		    cid, n))
+			return &px.pend[i];
+	return NULL;
+}
+
+/* The agent's reply to initialize or session/new, /load, /resume. */
+static void
+agent_reply(const struct jval *msg, struct pending *p)
+{
+	const struct jval *res = get_unique(msg, "result");
+
+	p->used = false;
+	if (res == NULL || res->type != J_OBJECT)
+		return;
+	if (p->kind == P_INIT) {
+		const struct jval *info = get_unique(res, "agentInfo");
+		const struct jval *name = get_string(info, "name");
+		const struct jval *title = get_string(info, "title");
+		const struct jval *ver = get_string(info, "version");
+
+		if (name != NULL && !json_blank(name)) {
+			px.agent_id.len = 0;
+			acp_clip(&px.agent_id, name->s, name->len, 100, true);
+		}
+		if (title == NULL || json_blank(title))
+			title = name;
+		if (title != NULL && !json_blank(title)) {
+			px.agent_name.len = 0;
+			acp_clip(&px.agent_name, title->s, title->len, 160, true);
+		}
+		if (ver != NULL && ver->codepoints <= 100) {
+			px.agent_version.len = 0;
+			buf_put(&px.agent_version, ver->s, ver->len);
+		}
+		return;
+	}
+	if (p->kind == P_NEW) {
+		const struct jval *sid = get_string(res, "sessionId");
+
+		if (sid == NULL)
+			return;
+		buf_set(&p->session, sid->s, sid->len);
+	}
+	if (p->session.len > 0)
+		session_add(&p->session, &p->cwd);
+}
+
+static void
+agent_message(struct dir *d)
+{
+	struct jparse_error	 je;
+	const struct jval	*msg, *m, *id;
+	struct pending		*p;
+	char			 cid[ID_MAX];
+	size_t			 cidlen;
+
+	arena_reset(&px.arena);
+	if ((msg = json_parse(&px.arena, d->msg.p, d->msg.len, &je)) == NULL ||
+	    msg->type != J_OBJECT)
+		return;
+	m = get_unique(msg, "method");
+	id = get_unique(msg, "id");
+	if (m == NULL) {
+		if (id != NULL && id->rawlen < ID_MAX &&
+		    canon_id(id->raw, id->rawlen, cid, &cidlen) &&
+		    (p = pending_find(cid, cidlen)) != NULL)
+			agent_reply(msg, p);
+		return;
+	}
+	if (json_is(m, "session/request_permission") && id != NULL)
+		ask(msg, true);
+	else if (json_is(m, "elicitation/create") && id != NULL)
+		ask(msg, false);
+	else if (json_is(m, "$/cancel_request")) {
+		const struct jval *rid = get_unique(get_unique(msg, "params"),
+		    "requestId");
+		struct question *q;
+
+		if (rid != NULL && rid->rawlen < ID_MAX &&
+		    canon_id(rid->raw, rid->rawlen, cid, &cidlen) &&
+		    (q = q_find(cid, cidlen)) != NULL)
+			withdraw(q, "cancelled");
+	}
+}
+
+/* ---- acting on what the editor sends ---- */
+
+static void
+editor_request(const struct jval *msg, const struct jval *m)
+{
+	const struct jval	*id = get_unique(msg, "id");
+	const struct jval	*params = get_unique(msg, "params");
+	struct pending		*p;
+	enum pend_kind		 kind;
+	size_t			 i;
+
+	if (json_is(m, "session/cancel")) {
+		const struct jval *sid = get_string(params, "sessionId");
+
+		for (i = 0; sid != NULL && i < QUESTIONS_MAX; i++)
+			if (px.q[i].state != Q_FREE &&
+			    acp_buf_eq(&px.q[i].session, sid->s, sid->len))
+				withdraw(&px.q[i], "cancelled");
+		return;
+	}
+	if (json_is(m, "initialize"))
+		kind = P_INIT;
+	else if (json_is(m, "session/new"))
+		kind = P_NEW;
+	else if (json_is(m, "session/load") || json_is(m, "session/resume"))
+		kind = P_LOAD;
+	else
+		return;
+	if (id == NULL || id->rawlen >= ID_MAX)
+		return;
+	p = &px.pend[px.pend_next];
+	px.pend_next = (px.pend_next + 1) % PENDING_MAX;
+	if (!canon_id(id->raw, id->rawlen, p->cid, &p->cidlen)) {
+		p->used = false;
+		return;
+	}
+	p->used = true;
+	p->kind = kind;
+	p->session.len = p->cwd.len = 0;
+	if (kind != P_INIT) {
+		const struct jval *cwd = get_string(params, "cwd");
+		const struct jval *sid = get_string(params, "sessionId");
+
+		if (cwd != NULL)
+			buf_set(&p->cwd, cwd->s, cwd->len);
+		if (sid != NULL && kind == P_LOAD)
+			buf_set(&p->session, sid->s, sid->len);
+	}
+}
+
+static void
+editor_message(struct dir *d)
+{
+	struct jparse_error	 je;
+	const struct jval	*msg, *m;
+
+	arena_reset(&px.arena);
+	if ((msg = json_parse(&px.arena, d->msg.p, d->msg.len, &je)) == NULL ||
+	    msg->type != J_OBJECT)
+		return;
+	if ((m = get_unique(msg, "method")) != NULL)
+		editor_request(msg, m);
+}
+
+/*
+ * The editor's reply to a request in the race, whole: forwarded when it
+ * comes first (the question is withdrawn), dropped when arc answered.
+ */
+static bool
+editor_reply_passes(const struct dir *d)
+{
+	char			 cid[ID_MAX];
+	size_t			 cidlen;
+	struct question		*q;
+
+	if (!d->has_id || !canon_id(d->id, d->idlen, cid, &cidlen))
+		return true;
+	if (drop_take(cid, cidlen, true))
+		return false;
+	if ((q = q_find(cid, cidlen)) != NULL)
+		withdraw(q, "not_needed");
+	return true;
+}
+
+/* ---- streaming a direction ---- */
+
+static bool
+interesting_method(const struct dir *d, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(d->method, *list) == 0)
+			return true;
+	return false;
+}
+
+static const char *const agent_methods[] = { "session/request_permission",
+	"elicitation/create", "$/cancel_request", NULL };
+static const char *const editor_methods[] = { "session/cancel", "initialize",
+	"session/new", "session/load", "session/resume", NULL };
+
+static void
+msg_reset(struct dir *d)
+{
+	d->fresh = false;
+	d->mid = d->drop = d->toolong = false;
+	d->has_id = d->has_method = d->response = d->interesting = false;
+	d->method[0] = '\0';
+	d->msg.len = 0;
+	d->scanning = true;
+	/* not a memset: its buffers need no clearing, once a message */
+	d->sc.st = ST_OPEN;
+	d->sc.key = K_OTHER;
+	d->sc.depth = 0;
+	d->sc.str = d->sc.esc = d->sc.nested_str = d->sc.nameodd = false;
+	d->sc.vallong = false;
+	d->sc.namelen = d->sc.vallen = 0;
+	d->keep = true;
+	d->held = d == &px.e2a && racing();
+}
+
+/* Sends on what msg holds: the held start of a message. */
+static void
+release(struct dir *d)
+{
+	if (!d->held)
+		return;
+	d->held = false;
+	emit(d, d->msg.p, d->msg.len);
+	if (d->msg.len > 0)
+		d->mid = true;
+	if (!d->keep)
+		d->msg.len = 0;
+}
+
+/* What the scanner just saw decides how the rest of the message goes. */
+static void
+decide(struct dir *d, enum scan_ev ev)
+{
+	struct scan *s = &d->sc;
+
+	switch (ev) {
+	case SC_ID:
+		d->has_id = true;
+		memcpy(d->id, s->val, s->vallen);
+		d->idlen = s->vallen;
+		break;
+	case SC_METHOD:
+		d->has_method = true;
+		if (s->vallen - 2 < sizeof(d->method)) {
+			memcpy(d->method, s->val + 1, s->vallen - 2);
+			d->method[s->vallen - 2] = '\0';
+		}
+		break;
+	case SC_RESPONSE:
+		d->response = true;
+		break;
+	case SC_END:
+	case SC_BAD:
+		d->scanning = false;
+		break;
+	case SC_MORE:
+		return;
+	}
+	if (d == &px.a2e) {
+		/* Always forwarded; a copy only of what may be acted on. */
+		if (d->has_method)
+			d->interesting = interesting_method(d, agent_methods);
+		else if (d->response && d->has_id) {
+			char cid[ID_MAX];
+			size_t n;
+			d->interesting = canon_id(d->id, d->idlen, cid, &n) &&
+			    pending_find(cid, n) != NULL;
+		} else
+			return;	/* not yet known */
+		d->scanning = false;
+		if (!d->interesting) {
+			d->keep = false;
+			d->msg.len = 0;
+		}
+		return;
+	}
+	/* editor to agent */
+	if (d->has_method) {
+		d->interesting = interesting_method(d, editor_methods);
+		d->scanning = false;
+		release(d);
+		if (!d->interesting) {
+			d->keep = false;
+			d->msg.len = 0;
+		}
+		return;
+	}
+	if (d->held && d->has_id) {
+		char cid[ID_MAX];
+		size_t n;
+		bool race = canon_id(d->id, d->idlen, cid, &n) &&
+		    (q_find(cid, n) != NULL || drop_take(cid, n, false));
+
+		if (!race) {
+			release(d);
+			d->keep = false;	/* no reply we act on */
+			d->msg.len = 0;
+			if (d->response)
+				d->scanning = false;
+			/* else: a method may follow, for the copy */
+			return;
+		}
+		if (d->response)
+			d->scanning = false;	/* held to its end */
+		return;
+	}
+	if (!d->held && d->has_id && d->response)
+		d->scanning = false;	/* a reply not in the race */
+	if (ev == SC_END || ev == SC_BAD)
+		d->scanning = false;
+}
+
+/* Bytes of the current message, as its state says. */
+static void
+take(struct dir *d, const char *p, size_t n)
+{
+	if (n == 0 || d->drop)
+		return;
+	if (d->held) {
+		if (d->msg.len + n > MSG_MAX) {
+			/* too long to be a reply we act on: let it go */
+			d->keep = false;
+			release(d);
+			d->msg.len = 0;
+			d->toolong = true;
+		} else {
+			buf_put(&d->msg, p, n);
+			return;
+		}
+	}
+	emit(d, p, n);
+	d->mid = true;
+	if (d->keep) {
+		if (d->msg.len + n > MSG_MAX) {
+			d->keep = false;
+			d->msg.len = 0;
+			d->toolong = true;
+		} else {
+			buf_put(&d->msg, p, n);
+		}
+	}
+}
+
+/* The message ended at its newline (or its stream did). */
+static void
+message_end(struct dir *d, const char *nl, bool complete)
+{
+	bool pass = true;
+
+	if (d->held) {
+		if (complete && d->response && d->has_id && !d->has_method)
+			pass = editor_reply_passes(d);
+		if (pass) {
+			emit(d, d->msg.p, d->msg.len);
+			if (nl != NULL)
+				emit(d, nl, 1);
+		}
+		d->held = false;
+		if (!pass)
+			d->keep = false;
+	} else if (nl != NULL && !d->drop) {
+		emit(d, nl, 1);
+	}
+	if (complete && d->keep && !d->toolong && d->msg.len > 0) {
+		if (d->msg.p[d->msg.len - 1] == '\r')
+			d->msg.len--;
+		if (d == &px.a2e)
+			agent_message(d);
+		else
+			editor_message(d);
+	}
+	d->msg.len = 0;
+	d->mid = false;
+	d->fresh = true;
+	if (nl != NULL && d->inject.len > 0) {
+		emit(d, d->inject.p, d->inject.len);
+		d->inject.len = 0;
+	}
+}
+
+static void
+process(struct dir *d)
+{
+	const char	*p = d->ibuf + d->ioff, *end = d->ibuf + d->ilen;
+
+	while (p < end) {
+		const char	*nl;
+		size_t		 n;
+
+		if (d->fresh)
+			msg_reset(d);
+		nl = memchr(p, '\n', (size_t)(end - p));
+		n = (size_t)((nl != NULL ? nl : end) - p);
+		while (d->scanning && n > 0) {
+			enum scan_ev	 ev;
+			size_t		 used = scan_feed(&d->sc, p, n, &ev);
+
+			take(d, p, used);
+			p += used;
+			n -= used;
+			decide(d, ev);
+		}
+		take(d, p, n);
+		p += n;
+		if (nl != NULL) {
+			message_end(d, nl, true);
+			p = nl + 1;
+		}
+	}
+	d->ioff = d->ilen = 0;
+}
+
+/* The end of a direction's input: a last message without its newline. */
+static void
+input_end(struct dir *d)
+{
+	d->in_eof = true;
+	if (!d->fresh) {
+		if (d->held) {
+			emit(d, d->msg.p, d->msg.len);
+			d->held = false;
+		}
+		d->inject.len = 0;	/* no boundary comes */
+		d->fresh = true;
+		d->msg.len = 0;
+	}
+}
+
+static void
+dir_read(struct dir *d)
+{
+	ssize_t r;
+
+	r = read(d->in, d->ibuf, IBUF_SIZE);
+	if (r > 0) {
+		d->ilen = (size_t)r;
+		d->ioff = 0;
+		process(d);
+		return;
+	}
+	if (r == -1 && (errno == EINTR))
+		return;
+	if (r == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+		if (d == &px.a2e && px.agent_exited)
+			input_end(d);	/* all the agent wrote is read */
+		return;
+	}
+	if (r == -1)
+		warn("reading from the %s", d->name);
+	input_end(d);
+}
+
+/* ---- the ends ---- */
+
+static void
+close_agent_input(void)
+{
+	struct dir *d = &px.e2a;
+
+	if (d->out >= 0) {
+		(void)close(d->out);
+		d->out = -1;
+	}
+	d->out_dead = true;
+	d->obuf.len = d->ooff = 0;
+	d->inject.len = 0;
+}
+
+/* The editor went away: the questions go, and the agent's input ends. */
+static void
+editor_gone(void)
+{
+	withdraw_all("cancelled");
+	if (!px.e2a.in_eof)
+		input_end(&px.e2a);
+	close_agent_input();
+}
+
+static void
+reap(void)
+{
+	pid_t	 pid;
+	int	 st;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (pid == px.agent) {
+			px.agent_exited = true;
+			px.agent_status = WIFEXITED(st) ? WEXITSTATUS(st) :
+			    WIFSIGNALED(st) ? 128 + WTERMSIG(st) : EXIT_SYSTEM;
+		} else if (pid == px.apply) {
+			px.apply = -1;
+		}
+	}
+}
+
+static void
+signals(void)
+{
+	unsigned char	 b[64];
+	ssize_t		 r, i;
+
+	while ((r = read(px.sigpipe[0], b, sizeof(b))) > 0)
+		for (i = 0; i < r; i++) {
+			if (b[i] == SIGCHLD)
+				continue;
+			/* TERM, INT, HUP: to the agent; its exit ends us */
+			withdraw_all("cancelled");
+			if (!px.agent_exited)
+				(void)kill(px.agent, b[i]);
+		}
+	reap();
+}
+
+static int
+run(void)
+{
+	struct pollfd	 pfd[6 + QUESTIONS_MAX];
+	int		 qidx[6 + QUESTIONS_MAX], qstart;
+	struct timespec	 closing_since = { 0, 0 };
+	bool		 closing = false;
+	size_t		 k;
+
+	for (;;) {
+		int	 n = 0, i, timeout = -1;
+		int	 ie = -1, ia = -1, oe = -1, oa = -1, is = -1, ap = -1,
+			 ao = -1;
+
+		dir_flush(&px.e2a);
+		dir_flush(&px.a2e);
+		apply_flush();
+		if (px.e2a.in_eof && pending_out(&px.e2a) == 0 &&
+		    px.e2a.out >= 0)
+			close_agent_input();	/* the editor's end closed */
+		if (!closing && px.agent_exited && px.a2e.in_eof &&
+		    (pending_out(&px.a2e) == 0 || px.a2e.out_dead)) {
+			closing = true;
+			withdraw_all("cancelled");
+			px.apply_closing = true;
+			apply_flush();
+			(void)clock_gettime(CLOCK_MONOTONIC, &closing_since);
+		}
+		if (closing) {
+			struct timespec now;
+
+			if (px.apply_out < 0)
+				break;
+			(void)clock_gettime(CLOCK_MONOTONIC, &now);
+			if (now.tv_sec - closing_since.tv_sec >= CLOSE_SECONDS) {
+				warnx("arc-apply did not finish in %d seconds",
+				    CLOSE_SECONDS);
+				break;
+			}
+			timeout = 200;
+		}
+
+		if (!px.e2a.in_eof && pending_out(&px.e2a) < IBUF_SIZE &&
+		    !px.e2a.out_dead) {
+			ie = n;
+			pfd[n++] = (struct pollfd){ px.e2a.in, POLLIN, 0 };
+		} else if (!px.e2a.in_eof && px.e2a.out_dead) {
+			/* the agent takes no more: what comes is dropped */
+			ie = n;
+			pfd[n++] = (struct pollfd){ px.e2a.in, POLLIN, 0 };
+		}
+		if (!px.a2e.in_eof && pending_out(&px.a2e) < IBUF_SIZE) {
+			ia = n;
+			pfd[n++] = (struct pollfd){ px.a2e.in, POLLIN, 0 };
+		}
+		if (!px.a2e.out_dead) {
+			oe = n;
+			pfd[n++] = (struct pollfd){ px.a2e.out,
+			    pending_out(&px.a2e) > 0 ? POLLOUT : 0, 0 };
+		}
+		if (!px.e2a.out_dead && px.e2a.out >= 0 &&
+		    pending_out(&px.e2a) > 0) {
+			oa = n;
+			pfd[n++] = (struct pollfd){ px.e2a.out, POLLOUT, 0 };
+		}
+		is = n;
+		pfd[n++] = (struct pollfd){ px.sigpipe[0], POLLIN, 0 };
+		if (px.apply_out >= 0) {
+			ao = n;
+			pfd[n++] = (struct pollfd){ px.apply_out, POLLIN, 0 };
+		}
+		if (px.apply_in >= 0 && px.apply_obuf.len > px.apply_ooff &&
+		    n < (int)(sizeof(pfd) / sizeof(pfd[0]))) {
+			ap = n;
+			pfd[n++] = (struct pollfd){ px.apply_in, POLLOUT, 0 };
+		}
+		qstart = n;
+		for (k = 0; k < QUESTIONS_MAX; k++)
+			if (px.q[k].state == Q_WAITING && px.q[k].wfd >= 0 &&
+			    n < (int)(sizeof(pfd) / sizeof(pfd[0]))) {
+				qidx[n] = (int)k;
+				pfd[n++] = (struct pollfd){ px.q[k].wfd, POLLIN,
+				    0 };
+			}
+		if (px.agent_exited && !px.a2e.in_eof)
+			timeout = 0;	/* read what is left, then end */
+		if (poll(pfd, (nfds_t)n, timeout) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(EXIT_SYSTEM, "poll");
+		}
+		if (pfd[is].revents)
+			signals();
+		if (oe >= 0 && (pfd[oe].revents & (POLLERR | POLLHUP)) &&
+		    !px.a2e.out_dead) {
+			px.a2e.out_dead = true;
+			px.a2e.obuf.len = px.a2e.ooff = 0;
+			editor_gone();
+		}
+		if (oa >= 0 && (pfd[oa].revents & (POLLERR | POLLHUP)))
+			close_agent_input();
+		if (ie >= 0 && pfd[ie].revents) {
+			if (px.e2a.out_dead) {
+				char junk[8192];
+				ssize_t r = read(px.e2a.in, junk, sizeof(junk));
+				if (r == 0 || (r == -1 && errno != EINTR &&
+				    errno != EAGAIN))
+					px.e2a.in_eof = true;
+			} else {
+				dir_read(&px.e2a);
+			}
+		}
+		if (ia >= 0 && (pfd[ia].revents || px.agent_exited))
+			dir_read(&px.a2e);
+		else if (ia < 0 && px.agent_exited && !px.a2e.in_eof &&
+		    pending_out(&px.a2e) < IBUF_SIZE)
+			dir_read(&px.a2e);
+		if (ao >= 0 && pfd[ao].revents)
+			apply_read();
+		(void)ap;
+		for (i = qstart; i < n; i++)
+			if (pfd[i].revents) {
+				struct question *q = &px.q[qidx[i]];
+				if (q->state == Q_WAITING && q->wfd == pfd[i].fd)
+					wait_read(q);
+			}
+	}
+	for (k = 0; k < QUESTIONS_MAX; k++)
+		if (px.q[k].state != Q_FREE)
+			q_free(&px.q[k]);
+	if (px.apply > 0) {
+		if (px.apply_in >= 0)
+			(void)close(px.apply_in);
+		if (px.apply_out >= 0)
+			(void)close(px.apply_out);
+	}
+	return px.agent_status;
+}
+
+static void
+dir_init(struct dir *d, const char *name, int in, int out)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = name;
+	d->in = in;
+	d->out = out;
+	d->fresh = true;
+	if ((d->ibuf = malloc(IBUF_SIZE)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+}
+
+static void __attribute__((noreturn))
+usage(int status)
+{
+	fputs(usage_text, status == 0 ? stdout : stderr);
+	exit(status);
+}
+
+int
+acp_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "journal", required_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct sigaction sa;
+	int	 c, toagent[2], fromagent[2];
+	uint32_t r;
+	const char *base;
+
+	px.timeout = 3600;
+	px.journal = NULL;
+	while ((c = getopt_long(argc, argv, "+hj:t:V", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			px.journal = optarg;
+			break;
+		case 't':
+			if (!parse_seconds(optarg, &px.timeout)) {
+				warnx("-t %s: not a duration such as 600, 90s, "
+				    "10m, 2h or 1d", optarg);
+				usage(EXIT_USAGE);
+			}
+			break;
+		case 'h':
+			usage(0);
+			break;
+		case 'V':
+			printf("arc-acp %s\n", ARC_VERSION_STRING);
+			return 0;
+		default:
+			usage(EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		warnx("no agent to run");
+		usage(EXIT_USAGE);
+	}
+	find_command(getprogname(), "arc-apply", px.apply_path,
+	    sizeof(px.apply_path));
+	find_command(getprogname(), "arc-wait", px.wait_path,
+	    sizeof(px.wait_path));
+	r = arc4random();
+	(void)snprintf(px.instance, sizeof(px.instance), "%08x", r);
+	px.agent_cmd = argv[0];
+	base = strrchr(argv[0], '/');
+	base = base != NULL && base[1] != '\0' ? base + 1 : argv[0];
+	acp_clip(&px.agent_id, base, strlen(base), 100, true);
+	if (px.agent_id.len == 0 || json_blank(&(struct jval){ .type = J_STRING,
+	    .s = px.agent_id.p, .len = px.agent_id.len }))
+		buf_set(&px.agent_id, "acp-agent", 9);
+
+	xpipe(px.sigpipe);
+	set_nonblock(px.sigpipe[0]);
+	set_nonblock(px.sigpipe[1]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	(void)sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGCHLD, &sa, NULL) == -1 ||
+	    sigaction(SIGTERM, &sa, NULL) == -1 ||
+	    sigaction(SIGINT, &sa, NULL) == -1 ||
+	    sigaction(SIGHUP, &sa, NULL) == -1)
+		err(EXIT_SYSTEM, "sigaction");
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL) == -1)
+		err(EXIT_SYSTEM, "sigaction");
+
+	xpipe(toagent);
+	xpipe(fromagent);
+	px.agent = spawn(argv[0], argv, toagent[0], fromagent[1], true);
+	if (px.agent == -1) {
+		int e = errno;
+
+		warn("%s", argv[0]);
+		return e == ENOENT ? 127 : 126;
+	}
+	(void)close(toagent[0]);
+	(void)close(fromagent[1]);
+	dir_init(&px.e2a, "editor", STDIN_FILENO, toagent[1]);
+	dir_init(&px.a2e, "agent", fromagent[0], STDOUT_FILENO);
+	/* Fewer, larger reads and writes on a busy session (Linux). */
+	(void)fcntl(toagent[1], F_SETPIPE_SZ, 1024 * 1024);
+	(void)fcntl(fromagent[0], F_SETPIPE_SZ, 1024 * 1024);
+	set_cloexec(toagent[1]);
+	set_nonblock(toagent[1]);
+	set_nonblock(fromagent[0]);
+	px.stdin_flags = fcntl(STDIN_FILENO, F_GETFL);
+	px.stdout_flags = fcntl(STDOUT_FILENO, F_GETFL);
+	if (px.stdin_flags == -1 || px.stdout_flags == -1)
+		err(EXIT_SYSTEM, "standard input or output");
+	set_nonblock(STDIN_FILENO);
+	set_nonblock(STDOUT_FILENO);
+	px.apply_in = px.apply_out = -1;
+	c = run();
+	(void)fcntl(STDIN_FILENO, F_SETFL, px.stdin_flags);
+	(void)fcntl(STDOUT_FILENO, F_SETFL, px.stdout_flags);
+	return c;
+}

@@ -1,0 +1,133 @@
+// The editor's side: the pinned ACP SDK's own client, talking to
+// `arc-acp -- AGENT` as an editor would, with a person answering through
+// arc (arc-answer) or in the editor's own dialog.  Writes every line that
+// crosses, in the order seen, to LOG as {"d":"sent"|"recv","m":LINE}, and
+// what happened to RESULT as JSON.
+//
+// usage: node acp-client.mjs CASE LOG RESULT CWD -- ARC-ACP [ARG...]
+//   CASE: allow (the person allows through arc-answer), deny (the person
+//   rejects in the editor), cancel (the editor sends session/cancel while
+//   the question waits), kill (the agent is killed while it waits;
+//   ACP_TAP_PID names the file with its pid), wait (as allow, but the
+//   person answers some other way: the picker)
+import { spawn, execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { Readable, Writable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk";
+
+const [kase, log, resultFile, cwd, dashes, ...proxy] = process.argv.slice(2);
+if (dashes !== "--") {
+	process.stderr.write("usage: acp-client.mjs CASE LOG RESULT CWD -- ARC-ACP [ARG...]\n");
+	process.exit(2);
+}
+const fd = fs.openSync(log, "a");
+const result = { case: kase, events: [] };
+const note = (e) => result.events.push(e);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+const child = spawn(proxy[0], proxy.slice(1), { stdio: ["pipe", "pipe", "inherit"] });
+const exited = new Promise((r) => child.on("exit", (code, signal) => r({ code, signal })));
+
+function recorder(d) {
+	let part = "";
+	return new TransformStream({
+		transform(chunk, ctl) {
+			part += Buffer.from(chunk).toString("utf8");
+			let i;
+			while ((i = part.indexOf("\n")) >= 0) {
+				fs.writeSync(fd, JSON.stringify({ d, m: part.slice(0, i) }) + "\n");
+				part = part.slice(i + 1);
+			}
+			ctl.enqueue(chunk);
+		},
+	});
+}
+const toAgent = recorder("sent");
+toAgent.readable.pipeTo(Writable.toWeb(child.stdin)).catch(() => {});
+const fromAgent = Readable.toWeb(child.stdout).pipeThrough(recorder("recv"));
+const stream = acp.ndJsonStream(toAgent.writable, fromAgent);
+
+// The question arc-acp opened, as arc-status lists it.
+async function pendingKey() {
+	for (let i = 0; i < 600; i++) {
+		const list = execFileSync("arc-status", ["--list"], { encoding: "utf8" });
+		for (const line of list.split("\n")) {
+			const f = line.split("\t");
+			if (f[0].startsWith("acp:") && f[2] === "pending") return f[0];
+		}
+		await sleep(50);
+	}
+	throw new Error("arc-acp opened no question");
+}
+
+let sessionId = null, cancelSent = null;
+const app = acp.client({ name: "arc-acp-e2e" })
+	.onNotification("session/update", async () => {})
+	.onRequest("session/request_permission", async (ctx) => {
+		const opts = ctx.params.options;
+		note({ permission: opts.map((o) => [o.optionId, o.kind]) });
+		const key = await pendingKey();
+		result.key = key;
+		if (kase === "allow" || kase === "wait") {
+			const allow = opts.find((o) => o.kind === "allow_once");
+			if (kase === "allow") {
+				execFileSync("arc-answer", ["--source", "e2e", key, allow.optionId],
+				    { stdio: ["ignore", "ignore", "inherit"] });
+				note({ answered: "arc", optionId: allow.optionId });
+			}
+			// The editor's dialog waits until arc-acp cancels it.
+			await new Promise((res, rej) => {
+				if (ctx.signal.aborted) rej(ctx.signal.reason);
+				ctx.signal.addEventListener("abort", () => {
+					note({ editor: "cancelled by $/cancel_request" });
+					rej(ctx.signal.reason);
+				});
+			});
+		}
+		if (kase === "deny") {
+			const reject = opts.find((o) => o.kind === "reject_once");
+			note({ answered: "editor", optionId: reject.optionId });
+			return { outcome: { outcome: "selected", optionId: reject.optionId } };
+		}
+		if (kase === "cancel") {
+			await ctx.agent.notify("session/cancel", { sessionId });
+			note({ editor: "session/cancel" });
+			return { outcome: { outcome: "cancelled" } };
+		}
+		if (kase === "kill") {
+			const pid = Number(fs.readFileSync(process.env.ACP_TAP_PID, "utf8"));
+			process.kill(pid, "SIGKILL");
+			note({ killed: pid });
+			await exited;
+			throw new Error("the agent is gone");
+		}
+		throw new Error("unknown case");
+	});
+
+try {
+	await app.connectWith(stream, async (agent) => {
+		const init = await agent.request("initialize", {
+			protocolVersion: acp.PROTOCOL_VERSION,
+			clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+			clientInfo: { name: "arc-acp-e2e", version: "1.0.0" },
+		});
+		note({ agentInfo: init.agentInfo });
+		// As root (CI), Claude Code refuses a session that may bypass
+		// permissions: this host opts the session out, as hosts may.
+		const s = await agent.request("session/new", { cwd, mcpServers: [],
+		    _meta: { claudeCode: { options: { allowDangerouslySkipPermissions: false } } } });
+		sessionId = s.sessionId;
+		// Manual: "Always ask before making changes", as a person picks it.
+		await agent.request("session/set_mode", { sessionId, modeId: "default" });
+		const r = await agent.request("session/prompt", { sessionId,
+		    prompt: [{ type: "text", text: "Deploy the site" }] });
+		note({ stopReason: r.stopReason });
+	});
+} catch (e) {
+	note({ error: String(e && e.message || e).slice(0, 200) });
+}
+child.stdin.end();
+const ex = await Promise.race([exited, sleep(20000).then(() => ({ code: "timeout" }))]);
+result.proxyExit = ex;
+fs.writeFileSync(resultFile, JSON.stringify(result, null, 1) + "\n");
+process.exit(0);

@@ -9,9 +9,9 @@
 #include <strings.h>
 
 #include "arc.h"
+#include "arcterm.h"
 #include "arcrecord.h"
 #include "arcstate.h"
-#include "arcwords.h"
 #include "arcbind.h"
 
 /* ---- tags ---- */

@@ -37,7 +37,5 @@ enum asked	 person_ask(struct person *, const char *key, bool changed,
 		    struct answer *);
 void		 answer_free(struct answer *);
 
-/* The question's choices (NULL for a text question), parsed in the arena. */
-const struct jval *question_choices(struct arena *, const struct rec *);
 
 #endif /* ARCPICK_H */

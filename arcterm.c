@@ -25,7 +25,7 @@
 #include <wchar.h>
 
 #include "arc.h"
-#include "arcpick.h"
+#include "arcterm.h"
 
 #define TYPED_MAX	16384	/* bytes typed on one line */
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# The house's layers hold (t/layers, ARCHITECTURE.md): includes and calls
+# run down, a header declares only its own file's functions, no cycle; and
+# the check fails on each kind of breach, so that the tree cannot drift.
+load helper
+
+TOP="$BATS_TEST_DIRNAME/.."
+
+setup() {
+	arc_setup 2>/dev/null || export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	W="$BATS_TEST_TMPDIR/tree"
+	mkdir -p "$W/t"
+	cp "$TOP"/*.c "$TOP"/*.h "$TOP"/*.o "$W/"
+	cp "$TOP/t/layers" "$W/t/"
+}
+
+cc_one() { # FILE: rebuilt with the project's flags
+	(cd "$W" && cc -std=c11 -D_GNU_SOURCE -isystem /usr/include/bsd \
+	    -DLIBBSD_OVERLAY -w -c "$1")
+}
+
+@test "the tree as it is: every include and call runs down, no cycle" {
+	run "$TOP/t/layers"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "layers: every include and call runs down, no cycle"* ]]
+}
+
+@test "an include that runs up the layers fails the check, naming both" {
+	sed -i '0,/#include "arcstate.h"/s//#include "arcstate.h"\n#include "arcjournal.h"/' "$W/arcstate.c"
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arcstate.c (L2) includes arcjournal.h (L4)"* ]]
+}
+
+@test "siblings of L3 never include each other" {
+	sed -i '0,/#include "arclog.h"/s//#include "arclog.h"\n#include "arcrules.h"/' "$W/arclog.c"
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arclog.c (L3) includes arcrules.h (L3)"* ]]
+}
+
+@test "a call that runs up the layers fails the check (nm)" {
+	printf '\nvoid up(void);\nvoid up(void) { (void)state_new(false); }\n' >>"$W/arcrecord.c"
+	printf 'struct state *state_new(_Bool);\n' | cat - "$W/arcrecord.c" >"$W/x.c" && mv "$W/x.c" "$W/arcrecord.c"
+	cc_one arcrecord.c
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arcrecord (L1) calls state_new of arcstate (L2)"* ]]
+}
+
+@test "a header that declares another file's function fails the check" {
+	sed -i 's/^#endif \/\* ARCRECORD_H \*\//bool state_put_again(struct state *);\n&/' "$W/arcrecord.h"
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arcrecord.h declares state_put_again, which arcrecord.c does not define"* ]]
+}
+
+@test "a cycle, even inside L0, fails the check" {
+	printf '\n#include "arcterm.h"\nvoid round(struct buf *);\nvoid round(struct buf *b) { term_safe(b, "", 0); }\n' >>"$W/arcbuf.c"
+	cc_one arcbuf.c
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the call graph has a cycle"* ]]
+}
+
+@test "a file in no layer fails the check until it is given one" {
+	printf '#include "arc.h"\n' >"$W/arcnew.c"
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arcnew.c: in no layer"* ]]
+}

@@ -134,3 +134,17 @@ question_for() {
 	# once at the start, then about once a second as a guard: not 300 times
 	[ "$(grep -c 'flock(' "$BATS_TEST_TMPDIR/trace")" -le 10 ]
 }
+
+@test "at the end of time, a question due within the millisecond: -t is honoured, and nothing spins (the one judge of expiry)" {
+	ARC_NOW=9999-12-31T23:59:58Z arc-emit --key k --kind permission --title t --message m \
+	    --choice a:A --choice b:B --expires-at 9999-12-31T23:59:59.9002Z | ARC_NOW=9999-12-31T23:59:58Z arc-apply >/dev/null
+	# the clock stops at its last instant: 0.1 ms before the deadline, for ever
+	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=9999-12-31T23:59:59.9001Z run --separate-stderr timeout -s KILL 10 \
+	    strace -f -c -o "$BATS_TEST_TMPDIR/calls" arc-wait -t 1 k
+	[ "$status" -eq 124 ]	# its own timeout, not timeout(1)'s KILL
+	# it slept: a few hundred wake-ups at most, where a spin makes millions
+	local polls
+	polls=$(awk '$NF ~ /^(poll|ppoll|flock)$/ { n += $4 } END { print n + 0 }' "$BATS_TEST_TMPDIR/calls")
+	echo "# $polls poll and flock calls" >&3
+	[ "$polls" -lt 1000 ]
+}

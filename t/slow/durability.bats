@@ -151,3 +151,27 @@ same_as_one_process() {
 	done
 	ls "$BATS_TEST_TMPDIR"/r*/journal.history.* | wc -l
 }
+
+@test "a journal rewritten in place under a reader (a restore, copytruncate): the bar says unreadable, exit 3, never SIGBUS" {
+	export ARC_CHECKPOINT_FLOOR=999999999999 ARC_COMPACT_FLOOR=999999999999
+	"$BENCH/gen-events" 60000 | arc-apply >/dev/null
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
+	local i rc shrunk=0 out
+	for i in $(seq 80); do
+		out=$BATS_TEST_TMPDIR/bar.$i
+		arc-status >"$out" 2>/dev/null &
+		sleep 0.0$((i % 9 + 1))
+		cp "$BATS_TEST_TMPDIR/backup" "$ARC_JOURNAL"	# truncates, then writes
+		rc=0
+		wait $! || rc=$?
+		[ "$rc" -ne 135 ] || { echo "run $i: killed by SIGBUS"; false; }
+		[ "$rc" -eq 0 ] || [ "$rc" -eq 3 ] || { echo "run $i: exit $rc"; false; }
+		if [ "$rc" -eq 3 ]; then
+			[ "$(cat "$out")" = "arc: journal unreadable" ]
+			shrunk=$((shrunk + 1))
+		fi
+		[ "$shrunk" -lt 3 ] || break
+	done
+	echo "# $shrunk of $i reads saw the journal shrink under them" >&3
+	[ "$shrunk" -ge 1 ]
+}

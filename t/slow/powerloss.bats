@@ -76,3 +76,9 @@ powerloss() {
 	[[ "$output" == *"the acknowledged answer is missing"* ]]
 	[[ "$output" == *"acknowledged b1-created is missing"* ]]
 }
+
+@test "power loss after arc-status --follow made the journal's folders, then a writer's first batch: the folders it made are synced" {
+	powerloss follow-new
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"follow-new: "*" states checked, 0 failed"* ]]
+}

@@ -40,8 +40,6 @@ struct item {
 	enum need		 need;
 	struct arc_instant	 due;	/* a waiting question's deadline */
 	int64_t			 at;	/* otherwise: last update, or deadline */
-	struct rec		 n;	/* the notification, once parsed */
-	bool			 parsed;
 };
 
 /*
@@ -52,7 +50,7 @@ struct item {
  */
 struct survey {
 	struct journal	*j;
-	struct arena	 arena;
+	struct arena	 arena, scratch;	/* records printed; records judged */
 	const char	*now;
 	int64_t		 now_s;
 	bool		 all;	/* keep every active condition (--list) */
@@ -67,13 +65,12 @@ struct survey {
 	const char	*deadline;	/* the nearest, of waiting questions */
 };
 
+/* The item's notification, parsed into *r (in the survey's arena). */
 static const struct rec *
-notification_of(struct survey *s, struct item *it)
+notification_of(struct survey *s, const struct item *it, struct rec *r)
 {
-	if (!it->parsed)
-		(void)journal_rec(s->j, &s->arena, it->c, false, &it->n);
-	it->parsed = true;
-	return &it->n;
+	(void)journal_rec(s->j, &s->arena, it->c, false, r);
+	return r;
 }
 
 /* An instant of a record in seconds, or 0 when it has none. */
@@ -103,16 +100,20 @@ classify(struct survey *s, struct item *it)
 			    "a deadline");
 		return;
 	case Q_NONE:
-		it->at = c->changed > 0 ? c->changed : seconds_of_sv(&s->arena,
-		    notification_of(s, it)->f[N_UPDATED_AT]);
+		if ((it->at = c->changed) <= 0) {
+			arena_reset(&s->scratch);
+			(void)journal_rec(s->j, &s->scratch, c, false, &q);
+			it->at = seconds_of_sv(&s->scratch, q.f[N_UPDATED_AT]);
+		}
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? NOTICE : QUIET;
 		return;
 	case Q_EXPIRED:
 		if (c->expires_at != NULL) {
 			it->at = seconds_of_sv(&s->arena, sv_str(c->expires_at));
 		} else {
-			(void)journal_rec(s->j, &s->arena, c, true, &q);
-			it->at = seconds_of_sv(&s->arena, q.f[I_EXPIRES_AT]);
+			arena_reset(&s->scratch);
+			(void)journal_rec(s->j, &s->scratch, c, true, &q);
+			it->at = seconds_of_sv(&s->scratch, q.f[I_EXPIRES_AT]);
 		}
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? EXPIRED : QUIET;
 		return;
@@ -210,6 +211,7 @@ survey_free(struct survey *s)
 {
 	free(s->items);
 	arena_free(&s->arena);
+	arena_free(&s->scratch);
 }
 
 /* The condition a person should look at first, or NULL. */
@@ -254,6 +256,7 @@ static void
 print_format(struct buf *b, const char *fmt, struct survey *s, bool tmux)
 {
 	struct item	*next = next_item(s);
+	struct rec	 n;
 	char		 left[32];
 
 	for (; *fmt != '\0'; fmt++) {
@@ -284,7 +287,7 @@ print_format(struct buf *b, const char *fmt, struct survey *s, bool tmux)
 			break;
 		case 't':
 			if (next != NULL)
-				bar_text(b, notification_of(s, next)->f[N_TITLE],
+				bar_text(b, notification_of(s, next, &n)->f[N_TITLE],
 				    tmux);
 			break;
 		default: buf_putc(b, '%'); break;	/* %%: format_ok */
@@ -317,6 +320,7 @@ static void
 print_json(struct buf *b, struct survey *s)
 {
 	struct item	*next = next_item(s);
+	struct rec	 nr;
 	int		 i;
 
 	buf_printf(b, "{\"pending\":%zu,\"active\":%zu,\"by_priority\":{",
@@ -336,7 +340,7 @@ print_json(struct buf *b, struct survey *s)
 	buf_json_cstr(b, next != NULL ? next->c->key : NULL);
 	buf_puts(b, ",\"next_title\":");
 	if (next != NULL) {
-		const struct rec *n = notification_of(s, next);
+		const struct rec *n = notification_of(s, next, &nr);
 		buf_json_str(b, n->f[N_TITLE].p, n->f[N_TITLE].n);
 	} else {
 		buf_puts(b, "null");
@@ -352,7 +356,7 @@ print_json(struct buf *b, struct survey *s)
 static void
 print_list(struct buf *b, struct survey *s)
 {
-	struct rec	 q;
+	struct rec	 q, n;
 	char		 tag[TAG_SHOWN + 1];
 	size_t		 i;
 	bool		 waiting;
@@ -363,7 +367,8 @@ print_list(struct buf *b, struct survey *s)
 		show_sv(b, sv_str(it->c->key));
 		buf_printf(b, "\t%s\t%s\t%s\t", priority_name(it->c->priority),
 		    qstatus_name(it->qs), waiting ? it->c->expires_at : "-");
-		show_sv(b, notification_of(s, it)->f[N_TITLE]);
+		arena_reset(&s->arena);	/* one line's records at a time */
+		show_sv(b, notification_of(s, it, &n)->f[N_TITLE]);
 		strlcpy(tag, "-", sizeof(tag));
 		if (waiting && journal_rec(s->j, &s->arena, it->c, true,
 		    &q) != NULL)

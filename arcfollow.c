@@ -397,6 +397,11 @@ report(struct follower *f)
 		e->c = NULL;
 		if (e->gone)
 			forget(f, e);
+		/* Out as it goes: a line at a time, not every condition's. */
+		if (f->out.len >= 64 * 1024) {
+			write_stdout(&f->out);
+			f->out.len = 0;
+		}
 	}
 }
 
@@ -427,10 +432,16 @@ catch_up(struct follower *f)
 	for (c = state_first(f->j.st, &at); c != NULL;
 	    c = state_next(f->j.st, &at))
 		visit(c, f);
-	report(f);
-	/* The deadline points into the state: keep a copy past the lock. */
-	f->deadline = f->deadline != NULL ? xstrdup(f->deadline) : NULL;
+	/*
+	 * Reported without the lock, so that a slow reader of our output
+	 * holds no writer up: the state stays as it is until the next look,
+	 * and the records are read by span from the file we hold open (a
+	 * compaction renames a new one over it, never changes it).
+	 */
 	journal_unlock(&f->j);
+	report(f);
+	/* The deadline points into the state: keep a copy past the look. */
+	f->deadline = f->deadline != NULL ? xstrdup(f->deadline) : NULL;
 	return true;
 }
 

@@ -368,3 +368,23 @@ big_journal() {
 	[ "$output" = "$truth" ]
 	[ "$(field .by_priority.critical)" -eq 0 ]
 }
+
+@test "--list, --json and --follow stream: the memory of the plain call on the same journal plus a bounded amount, not a copy of every condition" {
+	jq -nc 'range(20000) | {arc_version:"0.2", event_id:"e\(.)", event_type:"request.created",
+	    occurred_at:"2026-08-26T01:15:00Z", sender:{id:"codex", name:"Codex"},
+	    request:{key:"k\(.)", kind:"information", message:"Something happened in the build of project \(.)"}}' |
+	    apply >/dev/null
+	peak() { ARC_NOW=2026-08-26T01:20:00Z /usr/bin/time -f %M arc-status "$@" 2>&1 >/dev/null | tail -1; }
+	local plain list json follow
+	plain=$(peak)
+	list=$(peak --list)
+	json=$(peak --json)
+	follow=$(ARC_NOW=2026-08-26T01:20:00Z timeout 20 /usr/bin/time -f %M arc-status --follow 2>"$BATS_TEST_TMPDIR/t" |
+	    sed '/"change":"synced"/q' | wc -l; tail -1 "$BATS_TEST_TMPDIR/t")
+	echo "# peak KiB: plain $plain, --list $list, --json $json, --follow $follow" >&3
+	[ "$list" -le $((plain + 8192)) ]
+	[ "$json" -le $((plain + 8192)) ]
+	# --follow keeps a summary of what it reported (about 250 bytes a
+	# condition), never the records themselves
+	[ "${follow##*$'\n'}" -le $((plain + 8192 + 20000 * 400 / 1024)) ]
+}

@@ -175,3 +175,38 @@ same_as_one_process() {
 	echo "# $shrunk of $i reads saw the journal shrink under them" >&3
 	[ "$shrunk" -ge 1 ]
 }
+
+@test "a compaction that does not fit on the disk is not tried again by the next writer until the journal has grown by a quarter" {
+	local m; m=$(fs 8m)
+	export ARC_JOURNAL="$m/journal"
+	# 400 conditions, each updated four times: four fifths of it dead
+	jq -nc --arg msg "$(printf '%*s' 900 '' | tr ' ' m)" 'range(400) as $k | range(5) as $u |
+	    {arc_version:"0.2", event_id:"e\($k)-\($u)", event_type:(if $u == 0 then "request.created" else "request.updated" end),
+	     occurred_at:"2026-08-26T01:15:00Z", sender:{id:"codex"},
+	     request:{key:"k\($k)", kind:"information", message:"\($u) \($msg)"}}' >"$BATS_TEST_TMPDIR/events"
+	ARC_COMPACT_FLOOR=999999999 apply "$BATS_TEST_TMPDIR/events" >/dev/null
+	local size; size=$(stat -c %s "$ARC_JOURNAL")
+	# the disk nearly full: room for a few records, not for the live ones
+	dd if=/dev/zero of="$m/filler" bs=4k count=$(( ($(stat -f -c '%a' "$m") * $(stat -f -c '%S' "$m") - 200000) / 4096 )) 2>/dev/null || true
+	export ARC_COMPACT_FLOOR=100000
+	run --separate-stderr apply <<<"$(information one)"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"No space left on device"* ]]
+	ls "$m" | grep -qx "journal.nospace.[0-9]*"
+	# the next writers do not try: no temporary file, no warning
+	for k in two three; do
+		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$BATS_TEST_TMPDIR/trace.$k" \
+		    arc-apply <<<"$(information $k)" >/dev/null 2>"$BATS_TEST_TMPDIR/err.$k"
+		! grep -q 'journal\.compact\.' "$BATS_TEST_TMPDIR/trace.$k"
+		[ ! -s "$BATS_TEST_TMPDIR/err.$k" ]
+	done
+	# room again, and the journal a quarter larger: the next writer compacts
+	rm "$m/filler"
+	jq -nc --arg msg "$(printf '%*s' 900 '' | tr ' ' m)" 'range(800) as $k |
+	    {arc_version:"0.2", event_id:"g\($k)", event_type:"request.created",
+	     occurred_at:"2026-08-26T01:15:00Z", sender:{id:"codex"},
+	     request:{key:"g\($k)", kind:"information", message:$msg}}' | apply >/dev/null
+	[ "$(stat -c %s "$ARC_JOURNAL")" -lt "$size" ]	# compacted
+	! ls "$m" | grep -q "journal.nospace."
+	ls "$m" | grep -q "journal.history."
+}

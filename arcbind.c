@@ -142,7 +142,7 @@ position(const char *s)
 
 	if (n == 0 || n > 6 || strspn(s, "0123456789") != n)
 		return 0;
-	return (size_t)strtoul(s, NULL, 10);
+	return (size_t)strtonum(s, 0, 999999, NULL);
 }
 
 static const struct jval *

@@ -286,12 +286,17 @@ env_duration(const char *name, int64_t otherwise)
 static uint64_t
 env_bytes(const char *name, uint64_t otherwise)
 {
-	const char *v = getenv(name);
+	const char	*v = getenv(name), *why;
+	long long	 n;
 
-	if (v == NULL || *v == '\0' || strspn(v, "0123456789") != strlen(v) ||
-	    strlen(v) >= 19)
+	if (v == NULL || *v == '\0')
 		return otherwise;
-	return strtoull(v, NULL, 10);
+	n = strtonum(v, 0, LLONG_MAX, &why);
+	if (why != NULL) {
+		warnx("%s is %s; using the default", name, why);
+		return otherwise;
+	}
+	return (uint64_t)n;
 }
 
 bool
@@ -1406,10 +1411,13 @@ nospace_scan(struct journal *j, bool remove)
 				continue;
 			if (remove)
 				(void)unlinkat(dirfd(d), e->d_name, 0);
-			else if (strtoull(rest + sizeof(NOSPACE) - 1, NULL, 10) >
-			    j->nospace_at)
-				j->nospace_at = strtoull(rest + sizeof(NOSPACE) - 1,
-				    NULL, 10);
+			else {
+				const char *why;
+				long long at = strtonum(rest + sizeof(NOSPACE) -
+				    1, 0, LLONG_MAX, &why);
+				if (why == NULL && (uint64_t)at > j->nospace_at)
+					j->nospace_at = (uint64_t)at;
+			}
 		}
 		(void)closedir(d);
 	}

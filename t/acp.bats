@@ -269,6 +269,23 @@ ended() {
 	cmp "$W/in" "$W/out2"
 }
 
+@test "forwarding: a request written method first is still read whole; one whose method only begins or ends like session/request_permission opens nothing; all pass unchanged" {
+	p='"params":{"sessionId":"s1","toolCall":{"toolCallId":"t1","title":"rm -rf build","kind":"execute","rawInput":{"command":"rm -rf build"}},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}}'
+	{
+		printf '%s\n' "{\"jsonrpc\":\"2.0\",\"method\":\"session/request_permissionX\",\"id\":5,$p"
+		printf '%s\n' "{\"jsonrpc\":\"2.0\",\"method\":\"session/request_permissio\",\"id\":6,$p"
+		printf '%s\n' "{\"jsonrpc\":\"2.0\",\"method\":\"session/request_permission\",\"id\":7,$p"
+	} >"$W/asks"
+	( sleep 30 ) | arc-acp -- sh -c 'cat "$0"; cat >/dev/null' "$W/asks" >"$W/out" 2>"$W/stderr" &
+	pairpid=$!
+	k=$(pending_key)
+	[ "${k##*:}" = 7 ]
+	[ "$(arc-status --list | grep -c '^acp:')" = 1 ]
+	for i in $(seq 100); do [ "$(wc -l <"$W/out")" -ge 3 ] && break; sleep 0.05; done
+	cmp "$W/asks" "$W/out"
+	kill "$pairpid"
+}
+
 @test "usage: no agent is exit 2, an agent not found 127, and arc-acp exits as the agent did" {
 	run --separate-stderr arc-acp
 	[ "$status" -eq 2 ]

@@ -1808,11 +1808,22 @@ process(struct dir *d)
 	while (p < end) {
 		const char	*nl;
 		size_t		 n;
+		bool		 start = false;
 
-		bool		 start = d->fresh;
+		if (d->fresh) {
+			/* Whole messages that only pass, as one span. */
+			const char *from = p;
 
-		if (d->fresh)
+			while (p < end &&
+			    (nl = memchr(p, '\n', (size_t)(end - p))) != NULL &&
+			    passes_through(d, p, (size_t)(nl - p)))
+				p = nl + 1;
+			forward(d, from, (size_t)(p - from));
+			if (p == end)
+				break;
 			msg_reset(d);
+			start = true;
+		}
 		nl = memchr(p, '\n', (size_t)(end - p));
 		n = (size_t)((nl != NULL ? nl : end) - p);
 		if (start && passes_through(d, p, n)) {

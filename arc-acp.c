@@ -23,9 +23,14 @@
  * (and, when it is such a reply, until it ends: it is forwarded or
  * dropped whole).  A top-level scanner finds "id", "method", "result" and
  * "error" as the bytes go by; past them a message is only searched for
- * its newline.  What is acted on is copied, one message at a time, up to
- * MSG_MAX bytes; a longer one is forwarded and not acted on.  Nothing is
- * ever dropped but the one late reply.
+ * its newline.  A message that begins as notifications do,
+ * {"jsonrpc":"2.0","method":"M", with a plain M that this direction does
+ * not act on, is decided by M without the scanner (it would stop there
+ * too), and the run of such whole messages in a read is forwarded as one
+ * span, written from the read buffer when the output is free.  What is
+ * acted on is copied, one message at a time, up to MSG_MAX bytes; a
+ * longer one is forwarded and not acted on.  Nothing is ever dropped but
+ * the one late reply.
  *
  * The journal is reached through the commands only: one arc-apply reads
  * the events arc-acp writes (questions, withdrawals) and prints a result

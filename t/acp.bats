@@ -261,6 +261,18 @@ ended() {
 	[ "$(grep -c cancel_request "$W/editor.got")" -eq 2 ]
 }
 
+@test "elicitation/create as claude-agent-acp sends it for AskUserQuestion (a choice and an Other text) stays with the editor: no question, and both sides get what they got" {
+	jq -r 'select(.d == "out") | .m' "$FX/elicit/agent.ndjson" | grep -q '"method":"elicitation/create"'
+	play elicit
+	done_playing
+	received editor elicit
+	received agent elicit
+	[ "$(cat "$W/status")" = 0 ]
+	run arc-status --list
+	[ "$status" -eq 0 ]
+	! grep -q '^acp:' <<<"$output"
+}
+
 @test "forwarding: a 10 MiB message, a message without its newline at the end, blank lines and non-JSON pass unchanged, both ways" {
 	python3 -c 'import sys; sys.stdout.write("{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"x\":\"" + "a" * (10 << 20) + "\"}}\n\n not json \n{\"id\":1,\"result\":{}}\n{\"tail\":1}")' >"$W/in"
 	arc-acp -- cat <"$W/in" >"$W/out"

@@ -23,9 +23,14 @@
  * (and, when it is such a reply, until it ends: it is forwarded or
  * dropped whole).  A top-level scanner finds "id", "method", "result" and
  * "error" as the bytes go by; past them a message is only searched for
- * its newline.  What is acted on is copied, one message at a time, up to
- * MSG_MAX bytes; a longer one is forwarded and not acted on.  Nothing is
- * ever dropped but the one late reply.
+ * its newline.  A message that begins as notifications do,
+ * {"jsonrpc":"2.0","method":"M", with a plain M that this direction does
+ * not act on, is decided by M without the scanner (it would stop there
+ * too), and the run of such whole messages in a read is forwarded as one
+ * span, written from the read buffer when the output is free.  What is
+ * acted on is copied, one message at a time, up to MSG_MAX bytes; a
+ * longer one is forwarded and not acted on.  Nothing is ever dropped but
+ * the one late reply.
  *
  * The journal is reached through the commands only: one arc-apply reads
  * the events arc-acp writes (questions, withdrawals) and prints a result
@@ -310,6 +315,8 @@ struct dir {
 	size_t		 ilen, ioff;
 	struct buf	 obuf;
 	size_t		 ooff;
+	const char	*span;	/* bytes of ibuf to forward, not yet copied */
+	size_t		 spanlen;
 	struct buf	 inject;	/* our own messages, at the next boundary */
 	/* the message being read */
 	bool		 fresh;	/* at its first byte */
@@ -397,6 +404,7 @@ static struct proxy {
 	struct op	 ops[QUESTIONS_MAX * 4];
 	size_t		 op_head, op_n;
 	struct question	 q[QUESTIONS_MAX];
+	size_t		 nracing;	/* of q: open and not withdrawn */
 	unsigned	 gen;
 	struct drop	 drops[DROPS_MAX];
 	size_t		 drop_head, drop_n;
@@ -619,11 +627,57 @@ get_string(const struct jval *o, const char *name)
 
 /* ---- output: what each direction forwards ---- */
 
+/*
+ * Bytes of the input being processed are forwarded as a span of ibuf:
+ * written from there when the output is free, copied only when it is not
+ * or when something else is emitted after them.
+ */
+static void
+span_copy(struct dir *d)
+{
+	if (d->spanlen > 0 && !d->out_dead)
+		buf_put(&d->obuf, d->span, d->spanlen);
+	d->spanlen = 0;
+}
+
+static void
+span_out(struct dir *d)
+{
+	ssize_t w;
+
+	if (d->spanlen > 0 && !d->out_dead && d->obuf.len == d->ooff) {
+		w = write(d->out, d->span, d->spanlen);
+		if (w > 0) {
+			d->span += w;
+			d->spanlen -= (size_t)w;
+		}
+		/* an error is dir_flush's, on what is left */
+	}
+	span_copy(d);
+}
+
+/* Bytes of d's ibuf, in order. */
+static void
+forward(struct dir *d, const char *p, size_t n)
+{
+	if (d->out_dead || n == 0)
+		return;
+	if (d->spanlen > 0 && d->span + d->spanlen == p) {
+		d->spanlen += n;
+		return;
+	}
+	span_copy(d);
+	d->span = p;
+	d->spanlen = n;
+}
+
 static void
 emit(struct dir *d, const char *p, size_t n)
 {
-	if (!d->out_dead && n > 0)
-		buf_put(&d->obuf, p, n);
+	if (d->out_dead || n == 0)
+		return;
+	span_copy(d);
+	buf_put(&d->obuf, p, n);
 }
 
 static size_t
@@ -767,6 +821,8 @@ q_free(struct question *q)
 	acp_ask_free(&q->ask);
 	buf_free(&q->session);
 	buf_free(&q->wout);
+	if (q->state != Q_FREE && !q->withdrawn)
+		px.nracing--;
 	q->state = Q_FREE;
 	q->withdrawn = false;
 }
@@ -781,6 +837,7 @@ withdraw(struct question *q, const char *outcome)
 		return;
 	wait_stop(q);
 	q->withdrawn = true;
+	px.nracing--;
 	event_head(&e, "request.resolved");
 	buf_puts(&e, ",\"request\":{\"key\":");
 	buf_json_cstr(&e, q->key);
@@ -894,14 +951,7 @@ q_find(const char *cid, size_t n)
 static bool
 racing(void)
 {
-	size_t i;
-
-	if (px.drop_n > 0)
-		return true;
-	for (i = 0; i < QUESTIONS_MAX; i++)
-		if (px.q[i].state != Q_FREE && !px.q[i].withdrawn)
-			return true;
-	return false;
+	return px.drop_n > 0 || px.nracing > 0;
 }
 
 /* The person answered through arc: the agent gets it, the editor lets go. */
@@ -1330,6 +1380,7 @@ ask(const struct jval *msg, bool permission)
 		goto out;
 	}
 	q->state = Q_OPENING;
+	px.nracing++;
 out:
 	buf_free(&req);
 	buf_free(&e);
@@ -1514,19 +1565,60 @@ editor_reply_passes(const struct dir *d)
 
 /* ---- streaming a direction ---- */
 
+struct method {
+	const char	*s;
+	size_t		 n;
+};
+#define METHOD(s)	{ s, sizeof(s) - 1 }
+
+static const struct method agent_methods[] = {
+	METHOD("session/request_permission"), METHOD("elicitation/create"),
+	METHOD("$/cancel_request"), { NULL, 0 } };
+static const struct method editor_methods[] = {
+	METHOD("session/cancel"), METHOD("initialize"), METHOD("session/new"),
+	METHOD("session/load"), METHOD("session/resume"), { NULL, 0 } };
+
 static bool
-interesting_method(const struct dir *d, const char *const *list)
+listed(const char *m, size_t n, const struct method *list)
 {
-	for (; *list != NULL; list++)
-		if (strcmp(d->method, *list) == 0)
+	for (; list->s != NULL; list++)
+		if (list->n == n && memcmp(m, list->s, n) == 0)
 			return true;
 	return false;
 }
 
-static const char *const agent_methods[] = { "session/request_permission",
-	"elicitation/create", "$/cancel_request", NULL };
-static const char *const editor_methods[] = { "session/cancel", "initialize",
-	"session/new", "session/load", "session/resume", NULL };
+static bool
+interesting_method(const struct dir *d, const struct method *list)
+{
+	return listed(d->method, strlen(d->method), list);
+}
+
+#define METHOD_PREFIX	RPC_PREFIX "\"method\":\""
+
+/*
+ * A message that starts as nearly all do, {"jsonrpc":"2.0","method":"M"
+ * with M plain and short, is decided by M alone: the scanner would stop
+ * there too.  When M is none that this direction acts on, the message is
+ * only forwarded, to its newline.  True when that is so.
+ */
+static bool
+passes_through(const struct dir *d, const char *p, size_t n)
+{
+	const size_t	 pre = sizeof(METHOD_PREFIX) - 1;
+	const char	*m, *q, *end;
+
+	if (n <= pre || memcmp(p, METHOD_PREFIX, pre) != 0)
+		return false;
+	m = p + pre;
+	end = n - pre < sizeof(d->method) ? p + n : m + sizeof(d->method) - 1;
+	for (q = m; q < end && *q != '"'; q++)
+		if (*q == '\\' || (unsigned char)*q < 0x20)
+			return false;	/* the scanner's to read */
+	if (q == end)
+		return false;	/* long, or not all here: the scanner's */
+	return !listed(m, (size_t)(q - m),
+	    d == &px.a2e ? agent_methods : editor_methods);
+}
 
 static void
 msg_reset(struct dir *d)
@@ -1663,7 +1755,7 @@ take(struct dir *d, const char *p, size_t n)
 			return;
 		}
 	}
-	emit(d, p, n);
+	forward(d, p, n);
 	d->mid = true;
 	if (d->keep) {
 		if (d->msg.len + n > MSG_MAX) {
@@ -1688,13 +1780,13 @@ message_end(struct dir *d, const char *nl, bool complete)
 		if (pass) {
 			emit(d, d->msg.p, d->msg.len);
 			if (nl != NULL)
-				emit(d, nl, 1);
+				forward(d, nl, 1);
 		}
 		d->held = false;
 		if (!pass)
 			d->keep = false;
 	} else if (nl != NULL && !d->drop) {
-		emit(d, nl, 1);
+		forward(d, nl, 1);
 	}
 	if (complete && d->keep && !d->toolong && d->msg.len > 0) {
 		if (d->msg.p[d->msg.len - 1] == '\r')
@@ -1721,11 +1813,31 @@ process(struct dir *d)
 	while (p < end) {
 		const char	*nl;
 		size_t		 n;
+		bool		 start = false;
 
-		if (d->fresh)
+		if (d->fresh) {
+			/* Whole messages that only pass, as one span. */
+			const char *from = p;
+
+			while (p < end &&
+			    (nl = memchr(p, '\n', (size_t)(end - p))) != NULL &&
+			    passes_through(d, p, (size_t)(nl - p)))
+				p = nl + 1;
+			forward(d, from, (size_t)(p - from));
+			if (p == end)
+				break;
 			msg_reset(d);
+			start = true;
+		}
 		nl = memchr(p, '\n', (size_t)(end - p));
 		n = (size_t)((nl != NULL ? nl : end) - p);
+		if (start && passes_through(d, p, n)) {
+			/* what decide() does for SC_METHOD, not acted on */
+			d->has_method = true;
+			d->scanning = false;
+			d->held = false;	/* nothing is held yet */
+			d->keep = false;
+		}
 		while (d->scanning && n > 0) {
 			enum scan_ev	 ev;
 			size_t		 used = scan_feed(&d->sc, p, n, &ev);
@@ -1743,6 +1855,7 @@ process(struct dir *d)
 		}
 	}
 	d->ioff = d->ilen = 0;
+	span_out(d);
 }
 
 /* The end of a direction's input: a last message without its newline. */
@@ -1798,6 +1911,7 @@ close_agent_input(void)
 	}
 	d->out_dead = true;
 	d->obuf.len = d->ooff = 0;
+	d->spanlen = 0;
 	d->inject.len = 0;
 }
 
@@ -2095,6 +2209,8 @@ acp_main(int argc, char **argv)
 	/* Fewer, larger reads and writes on a busy session (Linux). */
 	(void)fcntl(toagent[1], F_SETPIPE_SZ, 1024 * 1024);
 	(void)fcntl(fromagent[0], F_SETPIPE_SZ, 1024 * 1024);
+	(void)fcntl(STDIN_FILENO, F_SETPIPE_SZ, 1024 * 1024);	/* if pipes */
+	(void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1024 * 1024);
 	set_cloexec(toagent[1]);
 	set_nonblock(toagent[1]);
 	set_nonblock(fromagent[0]);

@@ -261,12 +261,41 @@ ended() {
 	[ "$(grep -c cancel_request "$W/editor.got")" -eq 2 ]
 }
 
+@test "elicitation/create as claude-agent-acp sends it for AskUserQuestion (a choice and an Other text) stays with the editor: no question, and both sides get what they got" {
+	jq -r 'select(.d == "out") | .m' "$FX/elicit/agent.ndjson" | grep -q '"method":"elicitation/create"'
+	play elicit
+	done_playing
+	received editor elicit
+	received agent elicit
+	[ "$(cat "$W/status")" = 0 ]
+	run arc-status --list
+	[ "$status" -eq 0 ]
+	! grep -q '^acp:' <<<"$output"
+}
+
 @test "forwarding: a 10 MiB message, a message without its newline at the end, blank lines and non-JSON pass unchanged, both ways" {
 	python3 -c 'import sys; sys.stdout.write("{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"x\":\"" + "a" * (10 << 20) + "\"}}\n\n not json \n{\"id\":1,\"result\":{}}\n{\"tail\":1}")' >"$W/in"
 	arc-acp -- cat <"$W/in" >"$W/out"
 	cmp "$W/in" "$W/out"
 	arc-acp -- sh -c 'cat "$0"; cat >/dev/null' "$W/in" </dev/null >"$W/out2"
 	cmp "$W/in" "$W/out2"
+}
+
+@test "forwarding: a request written method first is still read whole; one whose method only begins or ends like session/request_permission opens nothing; all pass unchanged" {
+	p='"params":{"sessionId":"s1","toolCall":{"toolCallId":"t1","title":"rm -rf build","kind":"execute","rawInput":{"command":"rm -rf build"}},"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}}'
+	{
+		printf '%s\n' "{\"jsonrpc\":\"2.0\",\"method\":\"session/request_permissionX\",\"id\":5,$p"
+		printf '%s\n' "{\"jsonrpc\":\"2.0\",\"method\":\"session/request_permissio\",\"id\":6,$p"
+		printf '%s\n' "{\"jsonrpc\":\"2.0\",\"method\":\"session/request_permission\",\"id\":7,$p"
+	} >"$W/asks"
+	( sleep 30 ) | arc-acp -- sh -c 'cat "$0"; cat >/dev/null' "$W/asks" >"$W/out" 2>"$W/stderr" &
+	pairpid=$!
+	k=$(pending_key)
+	[ "${k##*:}" = 7 ]
+	[ "$(arc-status --list | grep -c '^acp:')" = 1 ]
+	for i in $(seq 100); do [ "$(wc -l <"$W/out")" -ge 3 ] && break; sleep 0.05; done
+	cmp "$W/asks" "$W/out"
+	kill "$pairpid"
 }
 
 @test "usage: no agent is exit 2, an agent not found 127, and arc-acp exits as the agent did" {

@@ -9,7 +9,9 @@
 //   rejects in the editor), cancel (the editor sends session/cancel while
 //   the question waits), kill (the agent is killed while it waits;
 //   ACP_TAP_PID names the file with its pid), wait (as allow, but the
-//   person answers some other way: the picker)
+//   person answers some other way: the picker), elicit (the editor offers
+//   form elicitation; it notes each elicitation/create it gets, and the
+//   questions then pending in arc, and answers the first choice)
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { Readable, Writable } from "node:stream";
@@ -102,13 +104,25 @@ const app = acp.client({ name: "arc-acp-e2e" })
 			throw new Error("the agent is gone");
 		}
 		throw new Error("unknown case");
+	})
+	.onRequest("elicitation/create", async (ctx) => {
+		const p = ctx.params, props = p.requestedSchema?.properties ?? {};
+		const list = execFileSync("arc-status", ["--list"], { encoding: "utf8" });
+		note({ elicitation: { mode: p.mode, fields: Object.keys(props),
+		    types: Object.values(props).map((v) => v.type),
+		    arcPending: list.split("\n").filter((l) => l.startsWith("acp:")).length } });
+		const [name, field] = Object.entries(props).find(([, v]) => v.oneOf) ?? [];
+		if (!field)
+			return { action: "decline" };
+		return { action: "accept", content: { [name]: field.oneOf[0].const } };
 	});
 
 try {
 	await app.connectWith(stream, async (agent) => {
 		const init = await agent.request("initialize", {
 			protocolVersion: acp.PROTOCOL_VERSION,
-			clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+			clientCapabilities: { fs: { readTextFile: false, writeTextFile: false },
+			    ...(kase === "elicit" ? { elicitation: { form: {} } } : {}) },
 			clientInfo: { name: "arc-acp-e2e", version: "1.0.0" },
 		});
 		note({ agentInfo: init.agentInfo });

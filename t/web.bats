@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # arc-web(8) against the real thing: Debian's lighttpd on a loopback port
 # with basic auth (t/web/serve), and Debian's Chromium, headless, at a
-# phone's viewport, driven over the DevTools protocol (t/web/browse.mjs).
+# phone's viewport, driven over the DevTools protocol on a pipe (t/web/browse.mjs).
 # Screenshots go to $ARC_WEB_SHOTS when it is set.
 load helper
 HOOKS="$BATS_TEST_DIRNAME/../examples"
@@ -23,7 +23,7 @@ teardown() {
 }
 
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
-browse() { node --experimental-websocket "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
+browse() { node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
 shot() { echo "${ARC_WEB_SHOTS:-$BATS_TEST_TMPDIR}/$1.png"; }
 # A question that stays open long enough, under KEY, with JQ applied.
 open_q() { created "$1" ".request.response.expires_at = \"2099-01-01T00:00:00Z\" | ${2:-.}" | arc-apply >/dev/null; }
@@ -114,6 +114,12 @@ post() {
 	grep -qF '<script>alert("agent")</script>' <<<"$output"
 	grep -q '^Answered\.' <<<"$output"
 	[ "$(status_of evil)" = answered ]
+}
+
+@test "arc-web: the control: the driver does see a script that runs" {
+	run browse 'data:text/html,<script>alert(7)</script><img src=x onerror=alert(8)>' -
+	grep -q '^dialog: 7' <<<"$output"
+	grep -q '^dialog: 8' <<<"$output"
 }
 
 @test "arc-web: a form posted from another origin is refused, even with the user's token" {

@@ -1,6 +1,6 @@
 // browse.mjs URL USER:PASSWORD STEP...: a real Chromium (Debian's, headless,
 // never downloaded) at a phone's viewport (390 x 844), driven over the
-// DevTools protocol with Node's own WebSocket (node --experimental-websocket).
+// DevTools protocol on a pipe (--remote-debugging-pipe): no port, no npm.
 // Steps:  open URL | tap LABEL (a button's text; waits for the next page)
 //         shot FILE | html (prints the page's HTML) | text (its text)
 //         eval JS (prints the result) | wait MS
@@ -17,30 +17,28 @@ const profile = mkdtempSync(join(tmpdir(), 'arc-chromium-'));
 const chrome = spawn('/usr/bin/chromium', ['--headless', '--no-sandbox',
     '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--remote-debugging-port=0',
+    '--disable-sync', '--remote-debugging-pipe',
     `--user-data-dir=${profile}`, 'about:blank'],
-    { stdio: ['ignore', 'ignore', 'pipe'] });
+    { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
 const done = (code) => { chrome.kill('SIGKILL'); try { rmSync(profile,
     { recursive: true, force: true }); } catch {} process.exit(code); };
 setTimeout(() => { console.log('timeout'); done(3); }, 30000);
 
-const wsurl = await new Promise((ok, no) => {
-	let err = '';
-	chrome.stderr.on('data', (d) => {
-		err += d;
-		const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
-		if (m) ok(m[1]);
-	});
-	chrome.on('exit', () => no(new Error('chromium exited: ' + err)));
-});
-const port = new URL(wsurl).port;
-const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-const ws = new WebSocket(list.find((t) => t.type === 'page').webSocketDebuggerUrl);
-await new Promise((ok) => ws.addEventListener('open', ok));
-let next = 1;
+// The protocol over --remote-debugging-pipe: JSON messages ended by NUL,
+// ours on fd 3, Chromium's on fd 4; no port is opened.
+let next = 1, session, inbuf = '';
 const pending = new Map(), waiters = [];
-ws.addEventListener('message', (e) => {
-	const m = JSON.parse(e.data);
+chrome.stdio[4].on('data', (d) => {
+	inbuf += d;
+	let z;
+	while ((z = inbuf.indexOf('\0')) >= 0) {
+		const m = JSON.parse(inbuf.slice(0, z));
+		inbuf = inbuf.slice(z + 1);
+		received(m);
+	}
+});
+chrome.on('exit', () => { console.log('chromium exited'); done(3); });
+function received(m) {
 	if (m.id && pending.has(m.id)) {
 		const [ok, no] = pending.get(m.id);
 		pending.delete(m.id);
@@ -59,10 +57,11 @@ ws.addEventListener('message', (e) => {
 	}
 	for (const w of waiters.splice(0))
 		if (!w(m)) waiters.push(w);
-});
-function send(method, params = {}) {
+}
+function send(method, params = {}, top = false) {
 	const id = next++;
-	ws.send(JSON.stringify({ id, method, params }));
+	chrome.stdio[3].write(JSON.stringify(top ? { id, method, params } :
+	    { id, method, params, sessionId: session }) + '\0');
 	return new Promise((ok, no) => pending.set(id, [ok, no]));
 }
 function loaded() {
@@ -75,6 +74,9 @@ async function evaluate(expr) {
 	return r.result.value;
 }
 
+const { targetInfos } = await send('Target.getTargets', {}, true);
+({ sessionId: session } = await send('Target.attachToTarget', { targetId:
+    targetInfos.find((t) => t.type === 'page').targetId, flatten: true }, true));
 await send('Page.enable');
 await send('Runtime.enable');
 await send('Log.enable');

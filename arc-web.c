@@ -357,8 +357,9 @@ static const struct said {
 	    "nothing was sent. Here it is as it is now." },
 	{ "closed", "That question is no longer open: nothing was sent." },
 	{ "refused", "The answer was refused: nothing was sent." },
-	{ "mirrored", "A question of another host: answer it there "
-	    "(nothing was sent)." },
+	{ "sent", "Answered: sent to the question's host." },
+	{ "mirrored", "A question of another host, with no route to it: "
+	    "answer it there (nothing was sent)." },
 };
 
 /* ---- the page ---- */
@@ -597,6 +598,33 @@ build_event(struct buf *ev, const char *key, const struct question *qn,
 	buf_puts(ev, "}}");
 }
 
+/*
+ * A question mirrored from another host goes by the route its mirror
+ * recorded, as arc-answer sends it, never into the mirror; the route's
+ * words (a result line holds the nonce) go nowhere near the response.
+ */
+static const char *
+by_route(struct applier *ap, const struct question *qn, const char *route,
+    const struct form *f, const char *user)
+{
+	struct buf	 ev = { 0 };
+	int		 null, status;
+
+	build_event(&ev, f->key, qn, user, f->text != NULL ? f->text :
+	    f->choice, f->text != NULL);
+	buf_putc(&ev, '\n');
+	journal_unlock(&ap->j);
+	if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		err(EXIT_SYSTEM, "/dev/null");
+	status = send_via(route, &ev, null);
+	(void)close(null);
+	explicit_bzero(ev.p, ev.len);
+	buf_free(&ev);
+	if (status != 0)
+		warnx("a mirrored question's route exited with %d", status);
+	return status == 0 ? "sent" : "refused";
+}
+
 static const char *
 answer(const struct form *f, const char *user)
 {
@@ -618,10 +646,11 @@ answer(const struct form *f, const char *user)
 	c = state_lookup(ap.j.st, f->key);
 	if (!qn.found || !question_open(&qn.q, arc_now()))
 		said = "closed";
-	else if (c != NULL && c->route != NULL)
-		said = "mirrored";
 	else if (!tag_names(f->seen, &qn.q))
 		said = "changed";
+	else if (c != NULL && c->route != NULL)	/* another host's */
+		said = c->route[0] == '\0' ? "mirrored" :
+		    by_route(&ap, &qn, c->route, f, user);
 	else {
 		build_event(&ev, f->key, &qn, user, is_text ? f->text :
 		    f->choice, is_text);
@@ -633,7 +662,7 @@ answer(const struct form *f, const char *user)
 		said = ap.last.code == ARC_OK ? "answered" : "refused";
 		goto done;
 	}
-	journal_unlock(&ap.j);
+	journal_unlock(&ap.j);	/* by_route's already: no harm */
 done:
 	explicit_bzero(ev.p, ev.len);
 	buf_free(&ev);

@@ -205,6 +205,26 @@ HTML
 	[ "$(status_of deploy)" = pending ]
 }
 
+@test "arc-web: on a mirror, a tap goes by the question's recorded route to its host, never into the mirror" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"' | arc-apply -j "$host" |
+	    jq -c 'select(.notification) | {notification: (.notification | .key = "devbox/" + .key),
+	      interaction: (.interaction | .key = "devbox/" + .key)}' >"$BATS_TEST_TMPDIR/m"
+	arc-apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
+	serve
+	# no route recorded: refused, nothing sent
+	[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" = "303 /arc-web?said=mirrored" ]
+	[ "$(status_of devbox/deploy)" = pending ]
+	# a route: the answer goes to the host, which applies it; its result line (a nonce) is not in the response
+	arc-apply --mirror --route "sed 's|\"key\":\"devbox/|\"key\":\"|' | PATH='$PATH' arc-apply -j $host" \
+	    <"$BATS_TEST_TMPDIR/m" >/dev/null
+	[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" = "303 /arc-web?said=sent" ]
+	[ ! -s "$BATS_TEST_TMPDIR/body" ]
+	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.status)" = answered ]
+	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.response.source)" = web ]
+	[ "$(status_of devbox/deploy)" = pending ]
+}
+
 @test "arc-web: the empty page" {
 	serve
 	run browse "$URL/arc-web" ann:pw shot "$(shot empty)" text

@@ -17,6 +17,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,21 @@ static const char css[] =
 "input[type=text]{width:100%;box-sizing:border-box;font-size:18px;"
 "min-height:44px}.say{background:#ffd;padding:8px;border-radius:8px}"
 ".empty{color:#555;text-align:center;margin-top:40px}";
+
+/*
+ * With JavaScript on, the page follows the journal (?events): when what it
+ * shows may have changed it is drawn again, unless the person is typing
+ * or has just tapped (their form's answer page is on its way).
+ */
+static const char js[] =
+"(function(){var b=document.body,v=b.getAttribute('data-v');"
+"if(!window.EventSource)return;"
+"var es=new EventSource(b.getAttribute('data-events'));"
+"document.addEventListener('submit',function(){es.close();});"
+"es.onmessage=function(e){if(e.data===v)return;"
+"var a=document.activeElement;"
+"if(a&&a.tagName==='INPUT'&&a.value)return;"
+"v=e.data;location.replace(location.pathname);};})();";
 
 struct form {
 	char	*op, *key, *seen, *choice, *text, *token;
@@ -139,8 +155,8 @@ web_key(const char *journal, uint8_t key[32])
 	}
 	free(dir);
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
-		if (errno != ENOENT)
-			return false;
+		if (errno != ENOENT || !make_parents(journal))
+			return false;	/* make_parents said why */
 		arc4random_buf(key, 32);
 		if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0600)) == -1) {
@@ -308,8 +324,8 @@ headers(struct buf *b, const char *status, const char *type)
 	buf_printf(b, "Status: %s\r\n", status);
 	buf_printf(b, "Content-Type: %s\r\n", type);
 	buf_puts(b, "Content-Security-Policy: default-src 'none'; "
-	    "style-src 'self'; form-action 'self'; frame-ancestors 'none'; "
-	    "base-uri 'none'\r\n"
+	    "style-src 'self'; script-src 'self'; connect-src 'self'; "
+	    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'\r\n"
 	    "X-Content-Type-Options: nosniff\r\n"
 	    "Referrer-Policy: same-origin\r\n"
 	    "Cache-Control: no-store\r\n");
@@ -486,6 +502,73 @@ notice_card(struct buf *b, const struct item *it, const char *token,
 	buf_puts(b, "<button type=\"submit\">Dismiss</button></form>\n");
 }
 
+/* What the page was drawn from: the file and its last record. */
+static void
+version(struct buf *b, const struct journal *j)
+{
+	buf_printf(b, "%llu.%llu.%llu", (unsigned long long)j->ino,
+	    (unsigned long long)j->seq, (unsigned long long)j->offset);
+}
+
+#define EVENTS_SECONDS	55	/* then the browser connects again */
+#define EVENTS_BEAT_MS	15000
+
+/*
+ * ?events: the journal's version now, and again each time it changes,
+ * as a text/event-stream; ends after EVENTS_SECONDS or when the server
+ * closes our output.
+ */
+static int
+events(const char *journal)
+{
+	struct journal	 j;
+	struct buf	 b = { 0 }, v = { 0 }, last = { 0 };
+	char		*copy, *base;
+	int64_t		 end = monotonic_ms() + EVENTS_SECONDS * 1000, beat;
+	int		 fd;
+
+	if ((copy = strdup(journal)) == NULL ||
+	    (base = strdup(basename(copy))) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	free(copy);
+	fd = folder_watch(journal);
+	if (!journal_open(&j, journal, false))
+		return plain("500 Internal Server Error",
+		    "The journal cannot be read.");
+	buf_puts(&b, "Status: 200 OK\r\nContent-Type: text/event-stream\r\n"
+	    "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\n\r\n"
+	    "retry: 1000\n\n");
+	beat = monotonic_ms() + EVENTS_BEAT_MS;
+	while (monotonic_ms() < end) {
+		if (!journal_lock(&j, false))
+			break;
+		v.len = 0;
+		version(&v, &j);
+		journal_unlock(&j);
+		if (last.len != v.len || memcmp(last.p, v.p, v.len) != 0) {
+			buf_printf(&b, "data: %.*s\n\n", (int)v.len, v.p);
+			last.len = 0;
+			buf_put(&last, v.p, v.len);
+		} else if (monotonic_ms() >= beat) {
+			buf_puts(&b, ":\n\n");
+			beat = monotonic_ms() + EVENTS_BEAT_MS;
+		}
+		send_buf(&b);
+		b.len = 0;
+		if (!folder_sleep(fd, base, fd == -1 ? 500 : 1000,
+		    STDOUT_FILENO))
+			break;
+	}
+	if (fd != -1)
+		(void)close(fd);
+	free(base);
+	journal_close(&j);
+	buf_free(&b);
+	buf_free(&v);
+	buf_free(&last);
+	return 0;
+}
+
 static int
 page(const char *journal, const char *token, const char *said)
 {
@@ -535,7 +618,13 @@ page(const char *journal, const char *token, const char *said)
 	    "content=\"width=device-width,initial-scale=1\">"
 	    "<title>arc</title><link rel=\"stylesheet\" href=\"");
 	html_str(&b, env("SCRIPT_NAME"));
-	buf_puts(&b, "?css\"></head><body>\n");
+	buf_puts(&b, "?css\"><script src=\"");
+	html_str(&b, env("SCRIPT_NAME"));
+	buf_puts(&b, "?js\" defer></script></head>\n<body data-v=\"");
+	version(&b, &j);
+	buf_puts(&b, "\" data-events=\"");
+	html_str(&b, env("SCRIPT_NAME"));
+	buf_puts(&b, "?events\">\n");
 	for (i = 0; said != NULL && i < sizeof(saids) / sizeof(saids[0]); i++)
 		if (strcmp(said, saids[i].word) == 0)
 			buf_printf(&b, "<p class=\"say\" id=\"said\" "
@@ -664,7 +753,8 @@ answer(const struct form *f, const char *user)
 	}
 	journal_unlock(&ap.j);	/* by_route's already: no harm */
 done:
-	explicit_bzero(ev.p, ev.len);
+	if (ev.p != NULL)
+		explicit_bzero(ev.p, ev.len);
 	buf_free(&ev);
 	applier_close(&ap);
 	arena_free(&a);
@@ -784,9 +874,11 @@ web_main(int argc, char **argv)
 		    "arc-web(8))\n", stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(q, "css") == 0 && strcmp(method, "GET") == 0) {
-		headers(&b, "200 OK", "text/css; charset=utf-8");
-		buf_printf(&b, "\r\n%s\n", css);
+	if ((strcmp(q, "css") == 0 || strcmp(q, "js") == 0) &&
+	    strcmp(method, "GET") == 0) {
+		headers(&b, "200 OK", *q == 'c' ? "text/css; charset=utf-8" :
+		    "text/javascript; charset=utf-8");
+		buf_printf(&b, "\r\n%s\n", *q == 'c' ? css : js);
 		send_buf(&b);
 		buf_free(&b);
 		return 0;
@@ -799,6 +891,8 @@ web_main(int argc, char **argv)
 	}
 	if (strcmp(method, "POST") == 0)
 		status = post(key);
+	else if (strcmp(method, "GET") == 0 && strcmp(q, "events") == 0)
+		status = events(journal);
 	else if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) {
 		if ((user = web_user()) != NULL)
 			token_of(key, user, token);

@@ -46,10 +46,12 @@ post() {
 	serve
 	run curl -s -u ann:pw -D - "$URL/arc-web"
 	[ "$status" -eq 0 ]
-	grep -q "^Content-Security-Policy: default-src 'none'; style-src 'self'; form-action 'self'" <<<"$output"
+	grep -q "^Content-Security-Policy: default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'" <<<"$output"
 	grep -q '<button type="submit" name="choice" value="allow">Allow</button>' <<<"$output"
 	grep -q 'name="seen" value="[0-9a-f]\{16\}"' <<<"$output"
-	! grep -qi '<script\|https\?://' <<<"$output"
+	[ "$(grep -io '<script[^>]*>' <<<"$output")" = '<script src="/arc-web?js" defer>' ]
+	! grep -qi 'https\?://' <<<"$output"
+	grep -q "script-src 'self'; connect-src 'self'" <<<"$output"
 	run curl -s -u ann:pw -D - "$URL/arc-web?css"
 	grep -q '^Content-Type: text/css' <<<"$output"
 }
@@ -82,10 +84,10 @@ post() {
 	grep -q '"source":"web","device_id":"ann"' "$ARC_JOURNAL"
 }
 
-@test "arc-web: the question changes while the page is open; the old tap is refused and the new one shown" {
+@test "arc-web: with JavaScript off, the question changes while the page is open; the old tap is refused and the new one shown" {
 	open_q deploy '.request.title = "Deploy to staging?"'
 	serve
-	run browse "$URL/arc-web" ann:pw \
+	run browse "$URL/arc-web" ann:pw nojs \
 	    run "$(declare -f fresh updated); updated deploy '.request.title = \"Deploy to PRODUCTION?\" | .request.response = {kind:\"permission\", choices:[{id:\"allow\",label:\"Allow\"},{id:\"deny\",label:\"Deny\"}], expires_at:\"2099-01-01T00:00:00Z\"}' | arc-apply >/dev/null" \
 	    tap Allow text shot "$(shot changed)"
 	[ "$status" -eq 0 ]
@@ -104,7 +106,7 @@ post() {
 	      {id:"deny", label:"<b onmouseover=alert(5)>Deny</b>"}]'
 	serve
 	run browse "$URL/arc-web" ann:pw shot "$(shot hostile)" \
-	    eval 'document.querySelectorAll("script,img,a,b,[onerror],[onmouseover]").length' text \
+	    eval 'document.querySelectorAll("script:not([src=\"/arc-web?js\"]),img,a,b,[onerror],[onmouseover]").length' text \
 	    tap '"><script>alert(4)</script>' text
 	[ "$status" -eq 0 ]
 	! grep -q '^dialog:\|^csp:' <<<"$output"
@@ -225,7 +227,23 @@ HTML
 	[ "$(status_of devbox/deploy)" = pending ]
 }
 
-@test "arc-web: the empty page" {
+@test "arc-web: with JavaScript on, the open page follows the journal: a new question shows, one answered in a terminal goes" {
+	open_q first '.request.title = "First question"'
+	serve
+	run browse "$URL/arc-web" ann:pw \
+	    run "$(declare -f fresh created open_q); open_q second '.request.title = \"Second question\"'" \
+	    wait 1500 text \
+	    run "arc-answer first allow >/dev/null" \
+	    wait 1500 text
+	[ "$status" -eq 0 ]
+	! grep -q '^dialog:\|^csp:' <<<"$output"
+	sed -n '/^2 questions waiting$/,/^1 question waiting$/p' <<<"$output" | grep -q 'Second question'
+	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'Second question'
+	! sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'First question'
+}
+
+@test "arc-web: the empty page, before there is a journal or its folder" {
+	rm -rf "$BATS_TEST_TMPDIR/state"
 	serve
 	run browse "$URL/arc-web" ann:pw shot "$(shot empty)" text
 	grep -q 'Nothing needs you' <<<"$output"

@@ -5,6 +5,7 @@
 //         shot FILE | html (prints the page's HTML) | text (its text)
 //         eval JS (prints the result) | wait MS
 //         run COMMAND (sh -c, between two steps: the world changes)
+// A first step nojs turns JavaScript off before the page is opened.
 // Prints "dialog: ..." for any alert()/confirm() (a script ran), "csp: ..."
 // for a Content-Security-Policy violation and "console: ..." for messages.
 import { execSync, spawn } from 'node:child_process';
@@ -86,6 +87,10 @@ await send('Network.setExtraHTTPHeaders', { headers: cred === '-' ? {} :
 await send('Emulation.setDeviceMetricsOverride', { width: 390, height: 844,
     deviceScaleFactor: 2, mobile: true });
 await send('Emulation.setTouchEmulationEnabled', { enabled: true });
+if (steps[0] === 'nojs') {
+	steps.shift();
+	await send('Emulation.setScriptExecutionDisabled', { value: true });
+}
 let l = loaded();
 await send('Page.navigate', { url });
 await l;

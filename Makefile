@@ -10,8 +10,8 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
-COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp
-OBJS	 = arcmain.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
+COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-web
+OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o \
 	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o \
 	   arcjournal.o arcrules.o arclog.o arccheckpoint.o arcstate.o \
@@ -26,6 +26,8 @@ MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-acp.1
 MAN5	 = man/arc-journal.5
 MAN7	 = man/arc.7 man/arc-hooks.7
+MAN8	 = man/arc-web.8
+LIBEXECDIR ?= $(PREFIX)/lib/arc
 
 # Debian packages, by what needs them: each target installs its own list
 # (make deps-TARGET, run by the target), so that make demo installs only
@@ -33,7 +35,7 @@ MAN7	 = man/arc.7 man/arc-hooks.7
 DEBS_DEMO  = libbsd-dev libmd-dev jq
 DEBS_CHECK = $(DEBS_DEMO) bats python3-jsonschema mandoc strace tmux man-db \
 	     groff-base bsdextrautils python3 python3-crc32c mosquitto \
-	     mosquitto-clients
+	     mosquitto-clients lighttpd chromium nodejs curl
 DEBS_SLOW  = $(DEBS_CHECK)
 DEBS_VALGRIND = $(DEBS_DEMO) valgrind
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
@@ -77,7 +79,7 @@ check: deps-check all
 	@t/run-tests
 
 lint-man:
-	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7)
+	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7) $(MAN8)
 
 demo: deps-demo all
 	@examples/demo
@@ -143,15 +145,19 @@ fuzz: fuzz-build
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
+	    $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 arc $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS))
-	for c in $(wordlist 2,99,$(COMMANDS)); do \
+	for c in $(filter-out arc-web,$(wordlist 2,99,$(COMMANDS))); do \
 	    ln -f $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS)) \
 	        $(DESTDIR)$(BINDIR)/$$c; done
+	# arc-web is run by a web server, not by a person: the CGI's path.
+	install -m 755 arc $(DESTDIR)$(LIBEXECDIR)/arc-web
 	install -m 755 examples/arc-mqtt $(DESTDIR)$(BINDIR)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(MAN8) $(DESTDIR)$(MANDIR)/man8
 	install -d $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -m 755 examples/claude-code-hook examples/codex-hook \
 	    examples/codex-notify examples/gemini-hook \

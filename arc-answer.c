@@ -246,49 +246,6 @@ done:
 
 /* ---- sending the answer ---- */
 
-/* Writes the event to sh -c command's standard input; its exit status. */
-static int
-send_via(const char *command, const struct buf *ev)
-{
-	struct sigaction	 ign, old;
-	pid_t			 pid;
-	int			 fd[2], st;
-	size_t			 off = 0;
-	ssize_t			 w;
-
-	flush_stdout();
-	if (pipe2(fd, O_CLOEXEC) == -1)
-		err(EXIT_SYSTEM, "pipe");
-	if ((pid = fork()) == -1)
-		err(EXIT_SYSTEM, "fork");
-	if (pid == 0) {
-		if (dup2(fd[0], STDIN_FILENO) == -1)
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-		_exit(127);
-	}
-	(void)close(fd[0]);
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	(void)sigaction(SIGPIPE, &ign, &old);
-	while (off < ev->len) {
-		if ((w = write(fd[1], ev->p + off, ev->len - off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;	/* it stopped reading: its status tells */
-		}
-		off += (size_t)w;
-	}
-	(void)close(fd[1]);
-	(void)sigaction(SIGPIPE, &old, NULL);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			err(EXIT_SYSTEM, "waitpid");
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-}
-
 /*
  * Sends one answer to the question qn, found under the lock that is still
  * held: applies it here (the lock is released with the commit), prints
@@ -316,7 +273,7 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 			no_question_words(&b, t->jr->st, key);
 			warnx("%s here; nothing was sent", b.p);
 			status = EXIT_REJECTED;
-		} else if ((status = send_via(via, &ev)) != 0) {
+		} else if ((status = send_via(via, &ev, -1)) != 0) {
 			warnx("%s: the --via command exited with %d", safe(&b,
 			    key), status);
 		} else if (o->human) {

@@ -57,6 +57,12 @@ void	result_line(struct buf *, struct arena *, uint64_t line,
 	    const struct verdict *, struct sv event_id, struct sv key,
 	    const struct change *, const struct current *);
 
+/*
+ * An event (a line) to sh -c command's standard input: --via, or a
+ * mirror's route; its exit status.  out: its standard output (-1: ours).
+ */
+int	send_via(const char *command, const struct buf *ev, int out);
+
 /* ---- reading the journal as it is now ---- */
 struct question {
 	bool		 found;

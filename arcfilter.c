@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <stdarg.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "arc.h"
 #include "arcterm.h"
@@ -358,4 +360,54 @@ count_arg(const char *option, const char *arg, long long min, long long max,
 	    safe(&b, arg), why, min, max);
 	buf_free(&b);
 	return false;
+}
+
+/* ---- handing an event to a command ---- */
+
+/*
+ * Writes an event to sh -c command's standard input (a --via, or the route
+ * a mirror recorded); its exit status.  Its standard output is ours, or out
+ * when out is not -1 (a CGI's response is no place for a bridge's words).
+ */
+int
+send_via(const char *command, const struct buf *ev, int out)
+{
+	struct sigaction	 ign, old;
+	pid_t			 pid;
+	int			 fd[2], st;
+	size_t			 off = 0;
+	ssize_t			 w;
+
+	flush_stdout();
+	if (pipe2(fd, O_CLOEXEC) == -1)
+		err(EXIT_SYSTEM, "pipe");
+	if ((pid = fork()) == -1)
+		err(EXIT_SYSTEM, "fork");
+	if (pid == 0) {
+		if (dup2(fd[0], STDIN_FILENO) == -1 ||
+		    (out != -1 && dup2(out, STDOUT_FILENO) == -1))
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+		_exit(127);
+	}
+	(void)close(fd[0]);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &ign, &old);
+	while (off < ev->len) {
+		if ((w = write(fd[1], ev->p + off, ev->len - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;	/* it stopped reading: its status tells */
+		}
+		off += (size_t)w;
+	}
+	(void)close(fd[1]);
+	(void)sigaction(SIGPIPE, &old, NULL);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			err(EXIT_SYSTEM, "waitpid");
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }

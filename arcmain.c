@@ -21,6 +21,7 @@ int	answer_main(int, char **);
 int	emit_main(int, char **);
 
 int	acp_main(int, char **);	/* arc-acp.c */
+int	web_main(int, char **);	/* arc-web.c: CGI, in $(PREFIX)/lib/arc */
 
 static const struct command {
 	const char	*name;
@@ -33,6 +34,7 @@ static const struct command {
 	{ "arc-answer", answer_main },
 	{ "arc-emit", emit_main },
 	{ "arc-acp", acp_main },
+	{ "arc-web", web_main },
 };
 
 int
@@ -49,6 +51,6 @@ main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) == 0)
 			return commands[i].main(argc, argv);
 	warnx("run me as one of arc-validate, arc-apply, arc-answer, "
-	    "arc-wait, arc-status, arc-emit or arc-acp");
+	    "arc-wait, arc-status, arc-emit, arc-acp or arc-web");
 	return EXIT_USAGE;
 }

@@ -1,0 +1,907 @@
+/*
+ * arc-web: the questions that wait for a person, as a page a web server
+ * serves by CGI, and the person's taps on it applied as answers.
+ *
+ * GET shows what needs the person, most urgent first as the picker orders
+ * it, each choice a button of a form that POSTs; the answer is bound to
+ * the question shown by its tag (arcbind.c), so that a question changed
+ * since the page was drawn is never answered: the page shows the new one.
+ * The event is built as arc-answer builds it, with the digest and nonce
+ * read from the journal here; neither is ever in a page or a response.
+ * Authentication is the web server's (REMOTE_USER); a cross-site form is
+ * refused by its Origin and by a token, an HMAC of the user under a key
+ * kept beside the journal.  Every producer string is HTML-escaped.
+ */
+#include <sys/stat.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcrules.h"
+#include "arcjournal.h"
+#include "arccmd.h"
+#include "arcwords.h"
+#include "arcbind.h"
+
+#define BODY_MAX	(64 * 1024)	/* a larger request is refused */
+#define FIELD_MAX	(16 * 1024)
+#define SHOWN_MAX	200		/* questions on one page */
+
+static const char css[] =
+"body{font:18px/1.4 system-ui,sans-serif;margin:0;padding:12px;"
+"max-width:640px;margin:auto;background:#f4f4f4;color:#111}"
+"h1{font-size:20px;margin:4px 0 12px}"
+".q,.n{background:#fff;border-radius:10px;padding:12px;margin:0 0 14px;"
+"box-shadow:0 1px 3px #0003;overflow-wrap:anywhere}"
+".meta{font-size:14px;color:#555}.left{float:right;font-weight:bold}"
+".title{font-weight:bold;margin:6px 0}.msg{white-space:pre-wrap;margin:6px 0}"
+"button{display:block;width:100%;min-height:52px;font-size:20px;"
+"margin:8px 0;border-radius:8px;border:1px solid #888;background:#e8eefc}"
+"input[type=text]{width:100%;box-sizing:border-box;font-size:18px;"
+"min-height:44px}.say{background:#ffd;padding:8px;border-radius:8px}"
+".empty{color:#555;text-align:center;margin-top:40px}";
+
+/*
+ * With JavaScript on, the page follows the journal (?events): when what it
+ * shows may have changed it is drawn again, unless the person is typing
+ * or has just tapped (their form's answer page is on its way).
+ */
+static const char js[] =
+"(function(){var b=document.body,v=b.getAttribute('data-v');"
+"if(!window.EventSource)return;"
+"var es=new EventSource(b.getAttribute('data-events'));"
+"document.addEventListener('submit',function(){es.close();});"
+"es.onmessage=function(e){if(e.data===v)return;"
+"var a=document.activeElement;"
+"if(a&&a.tagName==='INPUT'&&a.value)return;"
+"v=e.data;location.replace(location.pathname);};})();";
+
+struct form {
+	char	*op, *key, *seen, *choice, *text, *token;
+};
+
+/* ---- HTML ---- */
+
+static void
+html_put(struct buf *b, const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		switch (s[i]) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		case '\'': buf_puts(b, "&#39;"); break;
+		case '\0': break;
+		default: buf_putc(b, s[i]); break;
+		}
+}
+
+static void
+html_sv(struct buf *b, struct sv v)
+{
+	if (v.p != NULL)
+		html_put(b, v.p, v.n);
+}
+
+static void
+html_str(struct buf *b, const char *s)
+{
+	html_put(b, s, strlen(s));
+}
+
+/* ---- the token ---- */
+
+static void
+hmac_sha256(const uint8_t *key, size_t keylen, const char *msg,
+    uint8_t out[SHA256_DIGEST_LENGTH])
+{
+	SHA2_CTX	 ctx;
+	uint8_t		 k[64] = { 0 }, pad[64], inner[SHA256_DIGEST_LENGTH];
+	size_t		 i;
+
+	if (keylen > sizeof(k)) {
+		SHA256Init(&ctx);
+		SHA256Update(&ctx, key, keylen);
+		SHA256Final(k, &ctx);
+	} else
+		memcpy(k, key, keylen);
+	for (i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x36;
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, pad, 64);
+	SHA256Update(&ctx, (const uint8_t *)msg, strlen(msg));
+	SHA256Final(inner, &ctx);
+	for (i = 0; i < 64; i++)
+		pad[i] = k[i] ^ 0x5c;
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, pad, 64);
+	SHA256Update(&ctx, inner, sizeof(inner));
+	SHA256Final(out, &ctx);
+	explicit_bzero(k, sizeof(k));
+	explicit_bzero(pad, sizeof(pad));
+}
+
+/*
+ * The key beside the journal (web.key, mode 0600, ours alone), made the
+ * first time; false when it cannot be had.
+ */
+static bool
+web_key(const char *journal, uint8_t key[32])
+{
+	char		*dir = parent_of(journal), path[4096];
+	struct stat	 sb;
+	ssize_t		 r;
+	int		 fd;
+
+	if (dir == NULL)
+		return false;
+	if (snprintf(path, sizeof(path), "%s/web.key", dir) >=
+	    (int)sizeof(path)) {
+		free(dir);
+		return false;
+	}
+	free(dir);
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		if (errno != ENOENT || !make_parents(journal))
+			return false;	/* make_parents said why */
+		arc4random_buf(key, 32);
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600)) == -1) {
+			if (errno != EEXIST)
+				return false;
+			return web_key(journal, key);	/* another made it */
+		}
+		if (!write_all(fd, (const char *)key, 32) || fsync(fd) == -1) {
+			(void)close(fd);
+			(void)unlink(path);
+			return false;
+		}
+		return close(fd) == 0;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    (sb.st_mode & 077) != 0 || sb.st_uid != geteuid() ||
+	    (r = read(fd, key, 32)) != 32) {
+		warnx("%s: not a key of ours alone (mode 0600, 32 bytes)",
+		    path);
+		(void)close(fd);
+		return false;
+	}
+	return close(fd) == 0;
+}
+
+static void
+token_of(const uint8_t key[32], const char *user, char out[65])
+{
+	uint8_t		 mac[SHA256_DIGEST_LENGTH];
+	size_t		 i;
+
+	hmac_sha256(key, 32, user, mac);
+	for (i = 0; i < sizeof(mac); i++)
+		(void)snprintf(out + 2 * i, 3, "%02x", mac[i]);
+}
+
+/* ---- the request ---- */
+
+static const char *
+env(const char *name)
+{
+	const char	*v = getenv(name);
+
+	return v != NULL ? v : "";
+}
+
+/* Who answers: REMOTE_USER; else "" if ARC_WEB_ANONYMOUS=1 allows it. */
+static const char *
+web_user(void)
+{
+	const char	*u = getenv("REMOTE_USER");
+
+	if (u != NULL && *u != '\0')
+		return u;
+	if (strcmp(env("ARC_WEB_ANONYMOUS"), "1") == 0)
+		return "";
+	return NULL;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* A form's value, decoded; NULL when it is not well formed. */
+static char *
+form_decode(const char *s, size_t n)
+{
+	char	*out, *o;
+	size_t	 i;
+	int	 h, l;
+
+	if (n > FIELD_MAX || (out = malloc(n + 1)) == NULL)
+		return NULL;
+	for (i = 0, o = out; i < n; i++) {
+		if (s[i] == '+')
+			*o++ = ' ';
+		else if (s[i] == '%') {
+			if (i + 2 >= n || (h = hexval(s[i + 1])) < 0 ||
+			    (l = hexval(s[i + 2])) < 0) {
+				free(out);
+				return NULL;
+			}
+			*o++ = (char)(h * 16 + l);
+			i += 2;
+		} else
+			*o++ = s[i];
+	}
+	*o = '\0';
+	if (strlen(out) != (size_t)(o - out)) {	/* a NUL inside */
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static bool
+form_parse(const char *body, size_t len, struct form *f)
+{
+	const char	*p = body, *end = body + len, *amp, *eq;
+	char		**slot, *v;
+
+	while (p < end) {
+		if ((amp = memchr(p, '&', (size_t)(end - p))) == NULL)
+			amp = end;
+		if ((eq = memchr(p, '=', (size_t)(amp - p))) == NULL)
+			eq = amp;
+#define NAMED(s) ((size_t)(eq - p) == strlen(s) && memcmp(p, s, strlen(s)) == 0)
+		slot = NAMED("op") ? &f->op : NAMED("key") ? &f->key :
+		    NAMED("seen") ? &f->seen : NAMED("choice") ? &f->choice :
+		    NAMED("text") ? &f->text : NAMED("token") ? &f->token : NULL;
+#undef NAMED
+		if (slot != NULL) {
+			if (*slot != NULL || (v = form_decode(eq < amp ?
+			    eq + 1 : amp, eq < amp ? (size_t)(amp - eq - 1) :
+			    0)) == NULL)
+				return false;
+			*slot = v;
+		}
+		p = amp + 1;
+	}
+	return true;
+}
+
+static void
+form_free(struct form *f)
+{
+	free(f->op);
+	free(f->key);
+	free(f->seen);
+	free(f->choice);
+	free(f->text);
+	free(f->token);
+}
+
+/* The page's own origin, as a browser sends it in Origin. */
+static bool
+same_origin(void)
+{
+	const char	*origin = getenv("HTTP_ORIGIN"), *host = env("HTTP_HOST");
+	char		 want[512];
+	bool		 tls = strcmp(env("HTTPS"), "on") == 0 ||
+			    strcmp(env("REQUEST_SCHEME"), "https") == 0;
+
+	if (origin == NULL)	/* an old browser or a script: the token */
+		return strcmp(env("HTTP_SEC_FETCH_SITE"), "cross-site") != 0;
+	if (*host == '\0' || snprintf(want, sizeof(want), "%s://%s",
+	    tls ? "https" : "http", host) >= (int)sizeof(want))
+		return false;
+	return strcmp(origin, want) == 0;
+}
+
+/* ---- responses ---- */
+
+static void
+headers(struct buf *b, const char *status, const char *type)
+{
+	buf_printf(b, "Status: %s\r\n", status);
+	buf_printf(b, "Content-Type: %s\r\n", type);
+	buf_puts(b, "Content-Security-Policy: default-src 'none'; "
+	    "style-src 'self'; script-src 'self'; connect-src 'self'; "
+	    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'\r\n"
+	    "X-Content-Type-Options: nosniff\r\n"
+	    "Referrer-Policy: same-origin\r\n"
+	    "Cache-Control: no-store\r\n");
+}
+
+static void
+send_buf(const struct buf *b)
+{
+	if (b->len > 0 && !write_all(STDOUT_FILENO, b->p, b->len))
+		exit(EXIT_SYSTEM);
+}
+
+static int
+plain(const char *status, const char *words)
+{
+	struct buf	 b = { 0 };
+
+	headers(&b, status, "text/plain; charset=utf-8");
+	buf_printf(&b, "\r\n%s\n", words);
+	send_buf(&b);
+	buf_free(&b);
+	return 0;
+}
+
+/* After a POST: 303 to the page, with what became of it as a word. */
+static int
+see_page(const char *said)
+{
+	struct buf	 b = { 0 };
+
+	buf_puts(&b, "Status: 303 See Other\r\n");
+	buf_printf(&b, "Location: %s?said=%s\r\n", env("SCRIPT_NAME"), said);
+	buf_puts(&b, "Cache-Control: no-store\r\nContent-Length: 0\r\n\r\n");
+	send_buf(&b);
+	buf_free(&b);
+	return 0;
+}
+
+static const struct said {
+	const char	*word, *words;
+} saids[] = {
+	{ "answered", "Answered." },
+	{ "dismissed", "Dismissed." },
+	{ "changed", "The question changed since the page showed it: "
+	    "nothing was sent. Here it is as it is now." },
+	{ "closed", "That question is no longer open: nothing was sent." },
+	{ "refused", "The answer was refused: nothing was sent." },
+	{ "sent", "Answered: sent to the question's host." },
+	{ "mirrored", "A question of another host, with no route to it: "
+	    "answer it there (nothing was sent)." },
+};
+
+/* ---- the page ---- */
+
+struct item {
+	const struct condition	*c;
+	struct rec		 n, q;
+	bool			 has_q;
+};
+
+static int
+by_urgency(const void *a, const void *b)
+{
+	const struct item	*x = a, *y = b;
+	int			 c;
+
+	if (x->has_q != y->has_q)
+		return x->has_q ? -1 : 1;
+	if (x->c->priority != y->c->priority)
+		return x->c->priority > y->c->priority ? -1 : 1;
+	if (x->has_q && (c = rfc3339_cmp(x->c->expires_at,
+	    y->c->expires_at)) != 0)
+		return c;
+	return strcmp(x->c->key, y->c->key);
+}
+
+static void
+hidden(struct buf *b, const char *name, const char *value)
+{
+	buf_printf(b, "<input type=\"hidden\" name=\"%s\" value=\"", name);
+	html_str(b, value);
+	buf_puts(b, "\">");
+}
+
+static void
+card_head(struct buf *b, const struct item *it, const char *now)
+{
+	char	 left[64];
+
+	buf_puts(b, "<div class=\"meta\">");
+	if (it->has_q && it->c->expires_at != NULL) {
+		time_left(left, sizeof(left), it->c->expires_at, now);
+		buf_puts(b, "<span class=\"left\">");
+		html_str(b, left);
+		buf_puts(b, " left</span>");
+	}
+	html_sv(b, it->n.f[N_AGENT_NAME].p != NULL ? it->n.f[N_AGENT_NAME] :
+	    it->n.f[N_AGENT]);
+	if (it->n.f[N_PROJECT].p != NULL) {
+		buf_puts(b, " &middot; ");
+		html_sv(b, it->n.f[N_PROJECT]);
+	}
+	buf_puts(b, "</div><div class=\"title\">");
+	html_sv(b, it->has_q && it->q.f[I_TITLE].p != NULL ?
+	    it->q.f[I_TITLE] : it->n.f[N_TITLE]);
+	buf_puts(b, "</div>");
+	if (it->n.f[N_MESSAGE].p != NULL) {
+		buf_puts(b, "<div class=\"msg\">");
+		html_sv(b, it->n.f[N_MESSAGE]);
+		buf_puts(b, "</div>");
+	}
+	if (it->has_q && it->q.f[I_PROMPT].p != NULL &&
+	    !sv_same(it->q.f[I_PROMPT], it->n.f[N_MESSAGE])) {
+		buf_puts(b, "<div class=\"msg\">");
+		html_sv(b, it->q.f[I_PROMPT]);
+		buf_puts(b, "</div>");
+	}
+}
+
+static void
+question_card(struct buf *b, struct arena *a, const struct item *it,
+    const char *token, const char *now)
+{
+	const struct jval	*choices = question_choices(a, &it->q), *id,
+				*label;
+	char			 tag[TAG_SHOWN + 1];
+	size_t			 i;
+	long long		 max = 0;
+
+	question_tag(tag, &it->q);
+	buf_puts(b, "<form class=\"q\" method=\"post\">");
+	card_head(b, it, now);
+	hidden(b, "op", "answer");
+	hidden(b, "key", it->c->key);
+	hidden(b, "seen", tag);
+	hidden(b, "token", token);
+	if (choices != NULL) {
+		for (i = 0; i < choices->n; i++) {
+			if ((id = json_get(choices->items[i], "id")) == NULL ||
+			    id->type != J_STRING)
+				continue;
+			label = json_get(choices->items[i], "label");
+			buf_puts(b, "<button type=\"submit\" name=\"choice\" "
+			    "value=\"");
+			html_put(b, id->s, id->len);
+			buf_puts(b, "\">");
+			if (label != NULL && label->type == J_STRING)
+				html_put(b, label->s, label->len);
+			else
+				html_put(b, id->s, id->len);
+			buf_puts(b, "</button>");
+		}
+	} else {
+		if (it->q.f[I_TEXT_MAX_LENGTH].p != NULL)
+			max = strtonum(sv_cstr(a, it->q.f[I_TEXT_MAX_LENGTH]),
+			    1, FIELD_MAX, NULL);
+		buf_printf(b, "<input type=\"text\" name=\"text\" "
+		    "maxlength=\"%lld\" required aria-label=\"answer\">"
+		    "<button type=\"submit\">Send</button>",
+		    max > 0 ? max : (long long)FIELD_MAX);
+	}
+	buf_puts(b, "</form>\n");
+}
+
+static void
+notice_card(struct buf *b, const struct item *it, const char *token,
+    const char *now)
+{
+	buf_puts(b, "<form class=\"n\" method=\"post\">");
+	card_head(b, it, now);
+	hidden(b, "op", "dismiss");
+	hidden(b, "key", it->c->key);
+	hidden(b, "token", token);
+	buf_puts(b, "<button type=\"submit\">Dismiss</button></form>\n");
+}
+
+/* What the page was drawn from: the file and its last record. */
+static void
+version(struct buf *b, const struct journal *j)
+{
+	buf_printf(b, "%llu.%llu.%llu", (unsigned long long)j->ino,
+	    (unsigned long long)j->seq, (unsigned long long)j->offset);
+}
+
+#define EVENTS_SECONDS	55	/* then the browser connects again */
+#define EVENTS_BEAT_MS	15000
+
+/*
+ * ?events: the journal's version now, and again each time it changes,
+ * as a text/event-stream; ends after EVENTS_SECONDS or when the server
+ * closes our output.
+ */
+static int
+events(const char *journal)
+{
+	struct journal	 j;
+	struct buf	 b = { 0 }, v = { 0 }, last = { 0 };
+	char		*copy, *base;
+	int64_t		 end = monotonic_ms() + EVENTS_SECONDS * 1000, beat;
+	int		 fd;
+
+	if ((copy = strdup(journal)) == NULL ||
+	    (base = strdup(basename(copy))) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	free(copy);
+	fd = folder_watch(journal);
+	if (!journal_open(&j, journal, false))
+		return plain("500 Internal Server Error",
+		    "The journal cannot be read.");
+	buf_puts(&b, "Status: 200 OK\r\nContent-Type: text/event-stream\r\n"
+	    "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\n\r\n"
+	    "retry: 1000\n\n");
+	beat = monotonic_ms() + EVENTS_BEAT_MS;
+	while (monotonic_ms() < end) {
+		if (!journal_lock(&j, false))
+			break;
+		v.len = 0;
+		version(&v, &j);
+		journal_unlock(&j);
+		if (last.len != v.len || memcmp(last.p, v.p, v.len) != 0) {
+			buf_printf(&b, "data: %.*s\n\n", (int)v.len, v.p);
+			last.len = 0;
+			buf_put(&last, v.p, v.len);
+		} else if (monotonic_ms() >= beat) {
+			buf_puts(&b, ":\n\n");
+			beat = monotonic_ms() + EVENTS_BEAT_MS;
+		}
+		send_buf(&b);
+		b.len = 0;
+		if (!folder_sleep(fd, base, fd == -1 ? 500 : 1000,
+		    STDOUT_FILENO))
+			break;
+	}
+	if (fd != -1)
+		(void)close(fd);
+	free(base);
+	journal_close(&j);
+	buf_free(&b);
+	buf_free(&v);
+	buf_free(&last);
+	return 0;
+}
+
+static int
+page(const char *journal, const char *token, const char *said)
+{
+	struct journal		 j;
+	struct arena		 a = { 0 };
+	struct buf		 b = { 0 };
+	struct item		*v = NULL;
+	const struct condition	*c;
+	const char		*now = arc_now(), *nt, *qt;
+	size_t			 at, n = 0, cap = 0, i, shown = 0;
+	enum qstatus		 qs;
+
+	if (!journal_open(&j, journal, false) || !journal_lock(&j, false))
+		return plain("500 Internal Server Error",
+		    "The journal cannot be read.");
+	for (c = j.st ? state_first(j.st, &at) : NULL; c != NULL;
+	    c = state_next(j.st, &at)) {
+		if (!c->active || c->notification.len == 0)
+			continue;
+		qs = condition_qstatus(c, now);
+		if (qs != Q_PENDING && c->changed + NOTICE_SECONDS <
+		    instant_seconds(now))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((v = reallocarray(v, cap, sizeof(*v))) == NULL)
+				err(EXIT_SYSTEM, "reallocarray");
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].c = c;
+		if ((nt = journal_text(&j, &a, c, false)) == NULL ||
+		    !rec_parse(&a, nt, false, &v[n].n))
+			continue;
+		if (qs == Q_PENDING) {
+			if ((qt = journal_text(&j, &a, c, true)) == NULL ||
+			    !rec_parse(&a, qt, true, &v[n].q))
+				continue;
+			v[n].has_q = true;
+		}
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_urgency);
+	headers(&b, "200 OK", "text/html; charset=utf-8");
+	buf_puts(&b, "\r\n<!DOCTYPE html>\n<html lang=\"en\"><head>"
+	    "<meta charset=\"utf-8\"><meta name=\"viewport\" "
+	    "content=\"width=device-width,initial-scale=1\">"
+	    "<title>arc</title><link rel=\"stylesheet\" href=\"");
+	html_str(&b, env("SCRIPT_NAME"));
+	buf_puts(&b, "?css\"><script src=\"");
+	html_str(&b, env("SCRIPT_NAME"));
+	buf_puts(&b, "?js\" defer></script></head>\n<body data-v=\"");
+	version(&b, &j);
+	buf_puts(&b, "\" data-events=\"");
+	html_str(&b, env("SCRIPT_NAME"));
+	buf_puts(&b, "?events\">\n");
+	for (i = 0; said != NULL && i < sizeof(saids) / sizeof(saids[0]); i++)
+		if (strcmp(said, saids[i].word) == 0)
+			buf_printf(&b, "<p class=\"say\" id=\"said\" "
+			    "data-said=\"%s\">%s</p>\n", saids[i].word,
+			    saids[i].words);
+	for (i = 0; i < n; i++)
+		if (v[i].has_q)
+			shown++;
+	buf_printf(&b, "<h1>%zu question%s waiting</h1>\n", shown,
+	    shown == 1 ? "" : "s");
+	for (i = 0; i < n && i < SHOWN_MAX; i++) {
+		if (v[i].has_q)
+			question_card(&b, &a, &v[i], token, now);
+		else
+			notice_card(&b, &v[i], token, now);
+	}
+	if (n == 0)
+		buf_puts(&b, "<p class=\"empty\">Nothing needs you.</p>\n");
+	buf_puts(&b, "</body></html>\n");
+	journal_unlock(&j);
+	journal_close(&j);
+	send_buf(&b);
+	buf_free(&b);
+	free(v);
+	arena_free(&a);
+	return 0;
+}
+
+/* ---- answers ---- */
+
+static void
+build_event(struct buf *ev, const char *key, const struct question *qn,
+    const char *user, const char *answer, bool is_text)
+{
+	char	 event_id[40], rid[40];
+
+	mint_id("evt_", event_id, sizeof(event_id));
+	mint_id("resp_", rid, sizeof(rid));
+	buf_puts(ev, "{\"arc_version\":\"0.2\",\"event_id\":");
+	buf_json_cstr(ev, event_id);
+	buf_puts(ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
+	buf_json_cstr(ev, arc_now());
+	buf_puts(ev, ",\"sender\":{\"id\":\"arc-web\"},\"request\":{\"key\":");
+	buf_json_cstr(ev, key);
+	buf_puts(ev, "},\"response\":{\"response_id\":");
+	buf_json_cstr(ev, rid);
+	buf_puts(ev, ",\"digest\":");
+	buf_json_str(ev, qn->q.f[I_DIGEST].p, qn->q.f[I_DIGEST].n);
+	if (qn->q.f[I_NONCE].p != NULL) {
+		buf_puts(ev, ",\"nonce\":");
+		buf_json_str(ev, qn->q.f[I_NONCE].p, qn->q.f[I_NONCE].n);
+	}
+	buf_puts(ev, is_text ? ",\"text\":" : ",\"choice_id\":");
+	buf_json_cstr(ev, answer);
+	buf_puts(ev, ",\"source\":\"web\"");
+	if (*user != '\0') {
+		buf_puts(ev, ",\"device_id\":");
+		buf_json_cstr(ev, user);
+	}
+	buf_puts(ev, "}}");
+}
+
+/*
+ * A question mirrored from another host goes by the route its mirror
+ * recorded, as arc-answer sends it, never into the mirror; the route's
+ * words (a result line holds the nonce) go nowhere near the response.
+ */
+static const char *
+by_route(struct applier *ap, const struct question *qn, const char *route,
+    const struct form *f, const char *user)
+{
+	struct buf	 ev = { 0 };
+	int		 null, status;
+
+	build_event(&ev, f->key, qn, user, f->text != NULL ? f->text :
+	    f->choice, f->text != NULL);
+	buf_putc(&ev, '\n');
+	journal_unlock(&ap->j);
+	if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
+		err(EXIT_SYSTEM, "/dev/null");
+	status = send_via(route, &ev, null);
+	(void)close(null);
+	explicit_bzero(ev.p, ev.len);
+	buf_free(&ev);
+	if (status != 0)
+		warnx("a mirrored question's route exited with %d", status);
+	return status == 0 ? "sent" : "refused";
+}
+
+static const char *
+answer(const struct form *f, const char *user)
+{
+	struct applier		 ap;
+	struct question		 qn;
+	struct arena		 a = { 0 };
+	struct buf		 ev = { 0 };
+	struct condition	*c;
+	const char		*said;
+	bool			 is_text = f->text != NULL;
+
+	if (f->seen == NULL || !tag_valid(f->seen) ||
+	    (f->choice == NULL) == (f->text == NULL))
+		return "refused";
+	memset(&ap, 0, sizeof(ap));
+	if (!applier_open(&ap, NULL) || !journal_lock(&ap.j, true))
+		errx(EXIT_SYSTEM, "the journal cannot be written");
+	find_question(&ap.j, &a, f->key, &qn);
+	c = state_lookup(ap.j.st, f->key);
+	if (!qn.found || !question_open(&qn.q, arc_now()))
+		said = "closed";
+	else if (!tag_names(f->seen, &qn.q))
+		said = "changed";
+	else if (c != NULL && c->route != NULL)	/* another host's */
+		said = c->route[0] == '\0' ? "mirrored" :
+		    by_route(&ap, &qn, c->route, f, user);
+	else {
+		build_event(&ev, f->key, &qn, user, is_text ? f->text :
+		    f->choice, is_text);
+		ap.quiet = true;
+		apply_one(&ap, "web", 1, ev.p, ev.len, false);
+		ap.out.len = 0;	/* the result line holds the nonce */
+		if (!applier_commit(&ap))
+			errx(EXIT_SYSTEM, "the answer was not applied");
+		said = ap.last.code == ARC_OK ? "answered" : "refused";
+		goto done;
+	}
+	journal_unlock(&ap.j);	/* by_route's already: no harm */
+done:
+	if (ev.p != NULL)
+		explicit_bzero(ev.p, ev.len);
+	buf_free(&ev);
+	applier_close(&ap);
+	arena_free(&a);
+	return said;
+}
+
+static const char *
+dismiss(const struct form *f, const char *user)
+{
+	struct journal	 j;
+	struct arena	 a = { 0 };
+	struct current	 cur;
+	struct change	 ch;
+	char		*path = journal_default_path(NULL);
+	const char	*now = arc_now(), *said = "refused";
+	char		 who[300];
+
+	(void)snprintf(who, sizeof(who), "web%s%s", *user ? " " : "", user);
+	if (!journal_open(&j, path, true) || !journal_lock(&j, true))
+		errx(EXIT_SYSTEM, "the journal cannot be written");
+	free(path);
+	current_of(&j, &a, sv_str(f->key), &cur);
+	if (rules_dismiss(&cur, now, journal_clock(&j, now), who, &ch) ==
+	    DISMISS_OK) {
+		journal_record(&j, journal_clock(&j, now), &ch);
+		said = "dismissed";
+	}
+	if (!journal_append(&j))
+		errx(EXIT_SYSTEM, "the dismissal was not stored");
+	journal_unlock(&j);
+	journal_close(&j);
+	arena_free(&a);
+	return said;
+}
+
+static int
+post(const uint8_t key[32])
+{
+	struct form	 f = { 0 };
+	const char	*user = web_user(), *said, *cl = env("CONTENT_LENGTH");
+	const char	*errstr;
+	char		*body, token[65];
+	long long	 len;
+	size_t		 got = 0;
+	ssize_t		 r;
+	int		 status;
+
+	if (user == NULL)
+		return plain("403 Forbidden", "No REMOTE_USER: the web server "
+		    "must authenticate who answers (see arc-web(8)).");
+	if (!same_origin())
+		return plain("403 Forbidden", "A request from another site: "
+		    "refused.");
+	len = strtonum(cl, 0, BODY_MAX, &errstr);
+	if (errstr != NULL)
+		return plain("413 Content Too Large", "The request is too "
+		    "large, or has no length.");
+	if (strncmp(env("CONTENT_TYPE"), "application/x-www-form-urlencoded",
+	    33) != 0)
+		return plain("415 Unsupported Media Type", "A form, please.");
+	if ((body = malloc((size_t)len + 1)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	while (got < (size_t)len) {
+		if ((r = read(STDIN_FILENO, body + got, (size_t)len - got)) ==
+		    -1) {
+			if (errno == EINTR)
+				continue;
+			err(EXIT_SYSTEM, "read");
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	body[got] = '\0';
+	if (got != (size_t)len || !form_parse(body, got, &f) ||
+	    f.op == NULL || f.key == NULL || f.token == NULL) {
+		status = plain("400 Bad Request", "Not a form of this page.");
+		goto done;
+	}
+	token_of(key, user, token);
+	if (!secret_equal(token, strlen(token), f.token, strlen(f.token))) {
+		status = plain("403 Forbidden", "The form's token is not this "
+		    "user's: refused.");
+		goto done;
+	}
+	if (strcmp(f.op, "answer") == 0)
+		said = answer(&f, user);
+	else if (strcmp(f.op, "dismiss") == 0)
+		said = dismiss(&f, user);
+	else {
+		status = plain("400 Bad Request", "Not a form of this page.");
+		goto done;
+	}
+	status = see_page(said);
+done:
+	explicit_bzero(body, got);
+	free(body);
+	form_free(&f);
+	return status;
+}
+
+int	web_main(int, char **);	/* arcmain.c calls it */
+
+int
+web_main(int argc, char **argv)
+{
+	const char	*method = env("REQUEST_METHOD"), *q = env("QUERY_STRING");
+	const char	*user, *said = NULL;
+	char		*journal, token[65] = "";
+	uint8_t		 key[32];
+	struct buf	 b = { 0 };
+	int		 status;
+
+	(void)argv;
+	if (argc > 1 || *method == '\0') {
+		fputs("usage: arc-web (run by a web server, as CGI; see "
+		    "arc-web(8))\n", stderr);
+		return EXIT_USAGE;
+	}
+	if ((strcmp(q, "css") == 0 || strcmp(q, "js") == 0) &&
+	    strcmp(method, "GET") == 0) {
+		headers(&b, "200 OK", *q == 'c' ? "text/css; charset=utf-8" :
+		    "text/javascript; charset=utf-8");
+		buf_printf(&b, "\r\n%s\n", *q == 'c' ? css : js);
+		send_buf(&b);
+		buf_free(&b);
+		return 0;
+	}
+	journal = journal_default_path(NULL);
+	if (!web_key(journal, key)) {
+		free(journal);
+		return plain("500 Internal Server Error", "No key beside the "
+		    "journal (see arc-web(8)).");
+	}
+	if (strcmp(method, "POST") == 0)
+		status = post(key);
+	else if (strcmp(method, "GET") == 0 && strcmp(q, "events") == 0)
+		status = events(journal);
+	else if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) {
+		if ((user = web_user()) != NULL)
+			token_of(key, user, token);
+		if (strncmp(q, "said=", 5) == 0)
+			said = q + 5;
+		status = page(journal, token, said);
+	} else
+		status = plain("405 Method Not Allowed", "GET or POST.");
+	explicit_bzero(key, sizeof(key));
+	free(journal);
+	return status;
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env bats
+# arc-web(8) against the real thing: Debian's lighttpd on a loopback port
+# with basic auth (t/web/serve), and Debian's Chromium, headless, at a
+# phone's viewport, driven over the DevTools protocol on a pipe (t/web/browse.mjs).
+# Screenshots go to $ARC_WEB_SHOTS when it is set.
+load helper
+HOOKS="$BATS_TEST_DIRNAME/../examples"
+P="$FIXTURES/hooks"
+SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10
+
+setup() {
+	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	unset ARC_NOW ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT ARC_WEB_ENV
+	SRV="$BATS_TEST_TMPDIR/srv"
+	mkdir -p "$BATS_TEST_TMPDIR/state"
+}
+
+eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
+teardown() {
+	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
+	[ ! -f "$SRV/lighttpd.pid" ] || kill "$(cat "$SRV/lighttpd.pid")" 2>/dev/null || :
+	helper_teardown
+}
+
+serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
+browse() { node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
+shot() { echo "${ARC_WEB_SHOTS:-$BATS_TEST_TMPDIR}/$1.png"; }
+# A question that stays open long enough, under KEY, with JQ applied.
+open_q() { created "$1" ".request.response.expires_at = \"2099-01-01T00:00:00Z\" | ${2:-.}" | arc-apply >/dev/null; }
+# The page as ann sees it; a form's field from it.
+page() { curl -sf -u ann:pw "$URL/arc-web"; }
+token() { page | grep -o 'name="token" value="[0-9a-f]*"' | head -1 | sed 's/.*value="//; s/"$//'; }
+seen() { page | grep -o 'name="seen" value="[0-9a-f]*"' | head -1 | sed 's/.*value="//; s/"$//'; }
+status_of() { arc-status --json --show "$1" 2>/dev/null | jq -r '.interaction.status // empty'; }
+nonces() { grep -ao '"nonce":"[^"]*"' "$ARC_JOURNAL" | sed 's/.*:"//; s/"$//' | sort -u; }
+# post BODY [CURL OPTIONS]: a form posted as ann from the page's origin.
+post() {
+	local body=$1
+	shift
+	curl -s -u ann:pw -o "$BATS_TEST_TMPDIR/body" -w '%{http_code} %header{location}' \
+	    -H "Origin: $URL" --data "$body" "$@" "$URL/arc-web"
+}
+
+@test "arc-web: a GET shows the question with large buttons, a CSP of its own assets only, no script" {
+	open_q deploy
+	serve
+	run curl -s -u ann:pw -D - "$URL/arc-web"
+	[ "$status" -eq 0 ]
+	grep -q "^Content-Security-Policy: default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'" <<<"$output"
+	grep -q '<button type="submit" name="choice" value="allow">Allow</button>' <<<"$output"
+	grep -q 'name="seen" value="[0-9a-f]\{16\}"' <<<"$output"
+	[ "$(grep -io '<script[^>]*>' <<<"$output")" = '<script src="/arc-web?js" defer>' ]
+	! grep -qi 'https\?://' <<<"$output"
+	grep -q "script-src 'self'; connect-src 'self'" <<<"$output"
+	run curl -s -u ann:pw -D - "$URL/arc-web?css"
+	grep -q '^Content-Type: text/css' <<<"$output"
+}
+
+@test "arc-web: most urgent first, as the picker orders them; a notice with a dismiss button" {
+	open_q a-low '.request.priority = "low" | .request.title = "LOW"'
+	open_q b-high '.request.priority = "high" | .request.title = "HIGH"'
+	open_q c-normal '.request.title = "NORMAL"'
+	information note | arc-apply >/dev/null
+	serve
+	run page
+	[ "$(grep -o 'class="title">[A-Z]*<' <<<"$output" | sed 's/.*>//; s/<//' | tr '\n' ' ')" = "HIGH NORMAL LOW " ]
+	grep -q 'name="op" value="dismiss"><input type="hidden" name="key" value="note">' <<<"$output"
+	[ "$(post "op=dismiss&key=note&token=$(token)")" = "303 /arc-web?said=dismissed" ]
+	! page | grep -q 'value="note"'
+}
+
+@test "arc-web: tap Allow on a Claude Code permission in Chromium at 390 px; the hook's arc-wait wakes with it" {
+	serve
+	setsid env --default-signal=INT,TERM,HUP "$HOOKS/claude-code-hook" \
+	    <"$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	hookpid=$!
+	for i in $(seq 100); do arc-status --list | grep -q pending && break; sleep 0.05; done
+	run browse "$URL/arc-web" ann:pw eval 'document.title' tap Allow text
+	[ "$status" -eq 0 ]
+	grep -q '^Answered\.' <<<"$output"
+	! grep -q '^dialog:\|^csp:' <<<"$output"
+	wait "$hookpid"
+	[ "$(jq -cS . "$BATS_TEST_TMPDIR/out")" = "$(jq -cS . "$P/claude/out/permission-allow.json")" ]
+	grep -q '"source":"web","device_id":"ann"' "$ARC_JOURNAL"
+}
+
+@test "arc-web: with JavaScript off, the question changes while the page is open; the old tap is refused and the new one shown" {
+	open_q deploy '.request.title = "Deploy to staging?"'
+	serve
+	run browse "$URL/arc-web" ann:pw nojs \
+	    run "$(declare -f fresh updated); updated deploy '.request.title = \"Deploy to PRODUCTION?\" | .request.response = {kind:\"permission\", choices:[{id:\"allow\",label:\"Allow\"},{id:\"deny\",label:\"Deny\"}], expires_at:\"2099-01-01T00:00:00Z\"}' | arc-apply >/dev/null" \
+	    tap Allow text shot "$(shot changed)"
+	[ "$status" -eq 0 ]
+	grep -q 'The question changed since the page showed it: nothing was sent' <<<"$output"
+	grep -q 'Deploy to PRODUCTION?' <<<"$output"
+	! grep -q 'staging' <<<"$output"
+	[ "$(status_of deploy)" = pending ]
+}
+
+@test "arc-web: hostile agent, project, title, message and labels stay text; nothing runs" {
+	open_q evil '.sender.name = "<script>alert(\"agent\")</script>" |
+	    .context.cwd = "/x/\"><img src=x onerror=alert(\"project\")>" |
+	    .request.title = "<img src=x onerror=alert(1)><script>alert(2)</script>" |
+	    .request.message = "<a href=\"javascript:alert(3)\">tap</a> '"'"'quotes'"'"' \" &amp;" |
+	    .request.response.choices = [{id:"allow", label:"\"><script>alert(4)</script>"},
+	      {id:"deny", label:"<b onmouseover=alert(5)>Deny</b>"}]'
+	serve
+	run browse "$URL/arc-web" ann:pw shot "$(shot hostile)" \
+	    eval 'document.querySelectorAll("script:not([src=\"/arc-web?js\"]),img,a,b,[onerror],[onmouseover]").length' text \
+	    tap '"><script>alert(4)</script>' text
+	[ "$status" -eq 0 ]
+	! grep -q '^dialog:\|^csp:' <<<"$output"
+	[ "$(sed -n 1p <<<"$output")" = 0 ]
+	grep -qF '<img src=x onerror=alert(1)><script>alert(2)</script>' <<<"$output"
+	grep -qF '<a href="javascript:alert(3)">tap</a> '"'"'quotes'"'"' " &amp;' <<<"$output"
+	grep -qF '<script>alert("agent")</script>' <<<"$output"
+	grep -q '^Answered\.' <<<"$output"
+	[ "$(status_of evil)" = answered ]
+}
+
+@test "arc-web: the control: the driver does see a script that runs" {
+	run browse 'data:text/html,<script>alert(7)</script><img src=x onerror=alert(8)>' -
+	grep -q '^dialog: 7' <<<"$output"
+	grep -q '^dialog: 8' <<<"$output"
+}
+
+@test "arc-web: a form posted from another origin is refused, even with the user's token" {
+	open_q deploy
+	serve
+	tok=$(token)
+	cat >"$BATS_TEST_TMPDIR/evil.html" <<HTML
+<!DOCTYPE html><meta name="viewport" content="width=device-width">
+<form method="post" action="$URL/arc-web"><input type="hidden" name="op" value="answer">
+<input type="hidden" name="key" value="deploy"><input type="hidden" name="seen" value="$(seen)">
+<input type="hidden" name="token" value="$tok"><button name="choice" value="allow">Win a prize</button></form>
+HTML
+	run browse "file://$BATS_TEST_TMPDIR/evil.html" ann:pw tap 'Win a prize' text
+	grep -q 'A request from another site: refused' <<<"$output"
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=allow" -H 'Origin: http://evil.example')" = "403 " ]
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=allow" -H 'Origin: null')" = "403 " ]
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=0000&choice=allow")" = "403 " ]
+	[ "$(status_of deploy)" = pending ]
+}
+
+@test "arc-web: without REMOTE_USER nothing can be answered (unless ARC_WEB_ANONYMOUS=1)" {
+	open_q deploy
+	serve
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/arc-web")" = 401 ]
+	s=$(seen)
+	run curl -s -o /dev/null -w '%{http_code}' -H "Origin: $URL" \
+	    --data "op=answer&key=deploy&seen=$s&token=&choice=allow" "$URL/open/arc-web"
+	[ "$output" = 403 ]
+	run curl -s -H "Origin: $URL" --data "op=answer&key=deploy&seen=$s&token=&choice=allow" "$URL/open/arc-web"
+	grep -q 'No REMOTE_USER' <<<"$output"
+	[ "$(status_of deploy)" = pending ]
+	kill "$(cat "$SRV/lighttpd.pid")"
+	rm -f "$SRV/lighttpd.pid"
+	ARC_WEB_ENV="ARC_WEB_ANONYMOUS=1" serve
+	tok=$(curl -s "$URL/open/arc-web" | grep -o 'name="token" value="[0-9a-f]*"' | sed 's/.*value="//; s/"$//')
+	run curl -s -o /dev/null -w '%{http_code}' -H "Origin: $URL" \
+	    --data "op=answer&key=deploy&seen=$s&token=$tok&choice=allow" "$URL/open/arc-web"
+	[ "$output" = 303 ]
+	[ "$(status_of deploy)" = answered ]
+	grep -q '"source":"web"' "$ARC_JOURNAL"
+}
+
+@test "arc-web: a text question is a bounded field; its answer is taken" {
+	text_question note 12 | jq -c '.request.response.expires_at = "2099-01-01T00:00:00Z"' | arc-apply >/dev/null
+	serve
+	page | grep -q '<input type="text" name="text" maxlength="12" required'
+	r=$(post "op=answer&key=note&seen=$(seen)&token=$(token)&text=ship+it%21")
+	[ "$r" = "303 /arc-web?said=answered" ]
+	[ "$(arc-status --json --show note | jq -r .interaction.response.text)" = "ship it!" ]
+}
+
+@test "arc-web: no response body and no log holds a nonce; the key file is 0600" {
+	open_q one
+	open_q two
+	serve
+	all="$BATS_TEST_TMPDIR/all"
+	{ page; curl -s -u ann:pw "$URL/arc-web?css"
+	  post "op=answer&key=one&seen=$(seen)&token=$(token)&choice=allow"; cat "$BATS_TEST_TMPDIR/body"
+	  post "op=answer&key=two&seen=0123456789abcdef&token=$(token)&choice=allow"; cat "$BATS_TEST_TMPDIR/body"
+	  curl -s -u ann:pw -D - "$URL/arc-web?said=answered"
+	  browse "$URL/arc-web" ann:pw html; } >"$all"
+	[ "$(nonces | wc -l)" -ge 2 ]
+	for n in $(nonces); do
+		! grep -qF "$n" "$all" "$SRV/error.log"
+	done
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/state/web.key")" = 600 ]
+}
+
+@test "arc-web: hostile requests: too large, bad encoding, a second value, no crash" {
+	open_q deploy
+	serve
+	tok=$(token)
+	head -c 70000 /dev/zero | tr '\0' a >"$BATS_TEST_TMPDIR/big"
+	[ "$(post "@$BATS_TEST_TMPDIR/big")" = "413 " ]
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=%zz")" = "400 " ]
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=allow%00x")" = "400 " ]
+	[ "$(post "op=answer&key=deploy&key=other&seen=$(seen)&token=$tok&choice=allow")" = "400 " ]
+	[ "$(post "op=answer&key=deploy&seen=nothex&token=$tok&choice=allow")" = "303 /arc-web?said=refused" ]
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=maybe")" = "303 /arc-web?said=refused" ]
+	[ "$(post "op=answer&key=nokey&seen=$(seen)&token=$tok&choice=allow")" = "303 /arc-web?said=closed" ]
+	[ "$(curl -s -o /dev/null -w '%{http_code}' -u ann:pw "$URL/arc-web?said=%3Cscript%3E")" = 200 ]
+	! curl -s -u ann:pw "$URL/arc-web?said=%3Cscript%3E" | grep -qi 'script'
+	[ "$(status_of deploy)" = pending ]
+}
+
+@test "arc-web: on a mirror, a tap goes by the question's recorded route to its host, never into the mirror" {
+	local host="$BATS_TEST_TMPDIR/host/journal"
+	created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"' | arc-apply -j "$host" |
+	    jq -c 'select(.notification) | {notification: (.notification | .key = "devbox/" + .key),
+	      interaction: (.interaction | .key = "devbox/" + .key)}' >"$BATS_TEST_TMPDIR/m"
+	arc-apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
+	serve
+	# no route recorded: refused, nothing sent
+	[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" = "303 /arc-web?said=mirrored" ]
+	[ "$(status_of devbox/deploy)" = pending ]
+	# a route: the answer goes to the host, which applies it; its result line (a nonce) is not in the response
+	arc-apply --mirror --route "sed 's|\"key\":\"devbox/|\"key\":\"|' | PATH='$PATH' arc-apply -j $host" \
+	    <"$BATS_TEST_TMPDIR/m" >/dev/null
+	[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" = "303 /arc-web?said=sent" ]
+	[ ! -s "$BATS_TEST_TMPDIR/body" ]
+	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.status)" = answered ]
+	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.response.source)" = web ]
+	[ "$(status_of devbox/deploy)" = pending ]
+}
+
+@test "arc-web: with JavaScript on, the open page follows the journal: a new question shows, one answered in a terminal goes" {
+	open_q first '.request.title = "First question"'
+	serve
+	run browse "$URL/arc-web" ann:pw \
+	    run "$(declare -f fresh created open_q); open_q second '.request.title = \"Second question\"'" \
+	    wait 1500 text \
+	    run "arc-answer first allow >/dev/null" \
+	    wait 1500 text
+	[ "$status" -eq 0 ]
+	! grep -q '^dialog:\|^csp:' <<<"$output"
+	sed -n '/^2 questions waiting$/,/^1 question waiting$/p' <<<"$output" | grep -q 'Second question'
+	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'Second question'
+	! sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'First question'
+}
+
+@test "arc-web: the empty page, before there is a journal or its folder" {
+	rm -rf "$BATS_TEST_TMPDIR/state"
+	serve
+	run browse "$URL/arc-web" ann:pw shot "$(shot empty)" text
+	grep -q 'Nothing needs you' <<<"$output"
+}
+
+@test "arc-web: run by hand (not as CGI) it says how it is run" {
+	run --separate-stderr arc-web
+	[ "$status" -eq 2 ]
+	grep -q 'arc-web(8)' <<<"$stderr"
+}

@@ -11,6 +11,9 @@ CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-web
+# arc-notify is a binary of its own: it alone links libsystemd (sd-bus).
+NOTIFY_OBJS = arc-notify.o arcnotifyconf.o
+NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o \
 	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o \
@@ -20,11 +23,12 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h arcacpmsg.h
+	   arcmirror.h arcacpmsg.h arcnotifyconf.h
+LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
-	   man/arc-acp.1
-MAN5	 = man/arc-journal.5
+	   man/arc-acp.1 man/arc-notify.1
+MAN5	 = man/arc-journal.5 man/arc-notify.conf.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 MAN8	 = man/arc-web.8
 LIBEXECDIR ?= $(PREFIX)/lib/arc
@@ -35,16 +39,21 @@ LIBEXECDIR ?= $(PREFIX)/lib/arc
 DEBS_DEMO  = libbsd-dev libmd-dev jq
 DEBS_CHECK = $(DEBS_DEMO) bats python3-jsonschema mandoc strace tmux man-db \
 	     groff-base bsdextrautils python3 python3-crc32c mosquitto \
-	     mosquitto-clients lighttpd chromium nodejs curl
+	     mosquitto-clients lighttpd chromium nodejs curl dunst xvfb dbus \
+	     libsystemd-dev imagemagick x11-utils libnotify-bin
 DEBS_SLOW  = $(DEBS_CHECK)
 DEBS_VALGRIND = $(DEBS_DEMO) valgrind
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
 DEBS_FUZZ  = $(DEBS_DEMO) clang libclang-rt-14-dev
 DEBS_BENCH = $(DEBS_CHECK) libcjson-dev time sqlite3 valgrind
 
-all: $(COMMANDS)
+all: $(COMMANDS) arc-notify
 
-$(OBJS): $(HEADERS)
+$(OBJS) $(NOTIFY_OBJS): $(HEADERS)
+
+arc-notify: $(NOTIFY_OBJS) $(LIBOBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(NOTIFY_OBJS) $(LIBOBJS) $(LDLIBS) \
+	    $(NOTIFY_LIBS)
 
 arc: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
@@ -153,7 +162,7 @@ install: all
 	        $(DESTDIR)$(BINDIR)/$$c; done
 	# arc-web is run by a web server, not by a person: the CGI's path.
 	install -m 755 arc $(DESTDIR)$(LIBEXECDIR)/arc-web
-	install -m 755 examples/arc-mqtt $(DESTDIR)$(BINDIR)
+	install -m 755 examples/arc-mqtt arc-notify $(DESTDIR)$(BINDIR)
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5
 	install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7
@@ -163,12 +172,13 @@ install: all
 	    examples/codex-notify examples/gemini-hook \
 	    $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -m 644 examples/arc-mqtt-agent.service \
-	    examples/arc-mqtt-person.service $(DESTDIR)$(PREFIX)/share/arc/examples
+	    examples/arc-mqtt-person.service examples/arc-notify.service \
+	    $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf arc $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
+	rm -rf arc arc-notify $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
 
 .PHONY: all deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
 	deps-fuzz deps-bench check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \

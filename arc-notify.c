@@ -1,0 +1,1057 @@
+/*
+ * arc-notify: reach the person where they are.  Watches the journal as
+ * arc-status --follow does (it reads that command's output, run as a
+ * child: one watcher of the journal, not two), and delivers each
+ * condition that needs the person according to a policy (arcnotify.conf,
+ * arc-notify.conf(5)): a desktop notification over the freedesktop
+ * protocol on the session bus, with one button per choice; a tmux status
+ * refresh; a command.  Every delivery is taken back when the condition
+ * settles, wherever it was settled.
+ *
+ * A button press answers through arc-answer itself, bound to the digest
+ * the notification showed: an action's key is "TAG/N", the question's tag
+ * (16 hex digits of its digest) and the choice's place.  A press whose tag
+ * is not the current question's is refused here, and arc-answer --seen
+ * checks it again under the journal's lock; either way the current
+ * question is shown again.
+ *
+ * D-Bus through sd-bus (libsystemd): one connection object, typed
+ * message building with sd_bus_message_append ("a{sv}" hints in a line),
+ * a pollable fd and match callbacks for the signals, and no main loop
+ * imposed.  It is linked into this binary alone, so arc's other commands
+ * never load libsystemd.
+ *
+ * Restarts: the ids of the notifications shown are kept in a small file
+ * beside the journal (JOURNAL.notify); a start closes every one of them
+ * before showing what is open now, and an exit closes what it showed, so
+ * that no condition is ever shown twice nor a settled one brought back.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-bus.h>
+
+#include "arc.h"
+#include "arcterm.h"
+#include "arcwords.h"
+#include "arcstate.h"
+#include "arcbind.h"
+#include "arcnotifyconf.h"
+
+extern char **environ;
+
+#define NOTIFY_DEST	"org.freedesktop.Notifications"
+#define NOTIFY_PATH	"/org/freedesktop/Notifications"
+#define NOTIFY_IFACE	"org.freedesktop.Notifications"
+#define LINE_MAX_BYTES	(4 * 1024 * 1024)
+#define ACTIONS_MAX	16	/* buttons sent; the server shows what it can */
+#define TEXT_MAX	2000	/* bytes of a message in a notification body */
+
+static const char usage[] =
+"usage: arc-notify [-j journal] [-f config] [-n]\n"
+"  -j journal  the journal to watch (default: $ARC_JOURNAL, else the usual)\n"
+"  -f config   the policy (default: $XDG_CONFIG_HOME/arc/notify.conf)\n"
+"  -n          check the config, print the rules as read, and exit\n";
+
+/* One condition that is active, as the follow stream last told it. */
+struct cond {
+	char		*key;
+	char		*line;		/* its last record line, parsed into: */
+	struct arena	 arena;
+	struct jval	*n, *i;		/* notification, interaction (or NULL) */
+	bool		 question;	/* an interaction that is pending */
+	char		 tag[TAG_SHOWN + 1];
+	char		 created[40];
+	uint32_t	 nid;		/* the desktop notification, or 0 */
+	char		 shown_tag[TAG_SHOWN + 1];	/* what nid shows */
+	int64_t		 shown_at;	/* ms, ARC clock: last shown */
+	bool		 execd;		/* the exec sink ran for it */
+	bool		 dismissed;	/* the person closed the toast */
+};
+
+struct notifier {
+	const char	*journal;	/* -j, or NULL */
+	char		*statefile;
+	struct conf	 conf;
+	sd_bus		*bus;
+	struct cond	**c;
+	size_t		 nc, capc;
+	bool		 synced;
+	pid_t		 child;
+};
+
+static volatile sig_atomic_t quit;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	quit = 1;
+}
+
+static struct cond *
+cond_find(struct notifier *nt, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i < nt->nc; i++)
+		if (strcmp(nt->c[i]->key, key) == 0)
+			return nt->c[i];
+	return NULL;
+}
+
+static struct cond *
+cond_by_nid(struct notifier *nt, uint32_t nid)
+{
+	size_t	i;
+
+	for (i = 0; nid != 0 && i < nt->nc; i++)
+		if (nt->c[i]->nid == nid)
+			return nt->c[i];
+	return NULL;
+}
+
+static void
+cond_drop(struct notifier *nt, struct cond *c)
+{
+	size_t	i;
+
+	for (i = 0; i < nt->nc; i++)
+		if (nt->c[i] == c) {
+			nt->c[i] = nt->c[--nt->nc];
+			break;
+		}
+	arena_free(&c->arena);
+	free(c->line);
+	free(c->key);
+	free(c);
+}
+
+static const char *
+str_of(struct arena *a, const struct jval *obj, const char *name)
+{
+	const struct jval *v = obj != NULL ? json_get(obj, name) : NULL;
+
+	if (v == NULL || v->type != J_STRING)
+		return NULL;
+	return sv_cstr(a, sv_json(v));
+}
+
+/* ---- the clock ---- */
+
+static int64_t
+now_ms(void)
+{
+	return rfc3339_ms_between("1970-01-01T00:00:00Z", arc_now_advancing());
+}
+
+/* Minutes since local midnight, by the ARC clock (ARC_NOW in tests). */
+static int
+local_minutes(void)
+{
+	time_t		t = (time_t)(now_ms() / 1000);
+	struct tm	tm;
+
+	if (localtime_r(&t, &tm) == NULL)
+		return 0;
+	return tm.tm_hour * 60 + tm.tm_min;
+}
+
+/* ---- the state file: notification ids shown ---- */
+
+static void
+state_save(struct notifier *nt)
+{
+	struct buf	b = { 0 };
+	char		*tmp;
+	size_t		 i;
+	int		 fd;
+
+	for (i = 0; i < nt->nc; i++)
+		if (nt->c[i]->nid != 0)
+			buf_printf(&b, "%u\n", nt->c[i]->nid);
+	if ((fd = open_temporary(nt->statefile, "notify", &tmp)) == -1) {
+		warn("%s", nt->statefile);
+		buf_free(&b);
+		return;
+	}
+	if (!write_all(fd, b.p != NULL ? b.p : "", b.len) || close(fd) == -1 ||
+	    rename(tmp, nt->statefile) == -1) {
+		warn("%s", nt->statefile);
+		(void)unlink(tmp);
+	}
+	free(tmp);
+	buf_free(&b);
+}
+
+static void	desktop_close(struct notifier *, uint32_t);
+
+/* Closes what an earlier run showed and did not take back. */
+static void
+state_restore(struct notifier *nt)
+{
+	FILE		*fp;
+	char		 line[32];
+	const char	*errstr;
+	long long	 id;
+
+	if ((fp = fopen(nt->statefile, "r")) == NULL) {
+		if (errno != ENOENT)
+			warn("%s", nt->statefile);
+		return;
+	}
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		id = strtonum(line, 1, UINT32_MAX, &errstr);
+		if (errstr == NULL)
+			desktop_close(nt, (uint32_t)id);
+	}
+	(void)fclose(fp);
+}
+
+/* ---- running commands ---- */
+
+/* Runs argv, its stdin from text (or /dev/null); its exit status. */
+enum quiet_out { LOUD, QUIET_STDOUT, QUIET_ALL };
+
+static int
+run(char *const argv[], const char *text, size_t len, enum quiet_out quiet_out)
+{
+	posix_spawn_file_actions_t	 fa;
+	pid_t				 pid;
+	int				 p[2] = { -1, -1 }, st, e;
+
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		err(EXIT_SYSTEM, "posix_spawn_file_actions_init");
+	if (text != NULL) {
+		if (pipe2(p, O_CLOEXEC) == -1)
+			err(EXIT_SYSTEM, "pipe2");
+		(void)posix_spawn_file_actions_adddup2(&fa, p[0], 0);
+	} else
+		(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+		    O_RDONLY, 0);
+	if (quiet_out) {
+		(void)posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
+		    O_WRONLY, 0);
+		if (quiet_out == QUIET_ALL)
+			(void)posix_spawn_file_actions_addopen(&fa, 2,
+			    "/dev/null", O_WRONLY, 0);
+	}
+	e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	(void)posix_spawn_file_actions_destroy(&fa);
+	if (p[0] != -1)
+		(void)close(p[0]);
+	if (e != 0) {
+		if (p[1] != -1)
+			(void)close(p[1]);
+		errno = e;
+		warn("%s", argv[0]);
+		return -1;
+	}
+	if (p[1] != -1) {
+		(void)write_all(p[1], text, len);
+		(void)close(p[1]);
+	}
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ---- the tmux sink ---- */
+
+static void
+tmux_refresh(struct notifier *nt)
+{
+	char *const argv[] = { "tmux", "refresh-client", "-S", NULL };
+
+	if (!conf_tmux(&nt->conf))
+		return;
+	(void)run(argv, NULL, 0, QUIET_ALL);
+}
+
+/* ---- the exec sink ---- */
+
+/*
+ * The condition as a command gets it: the notification whole, and of the
+ * question what a person reads and its tag; never its nonce or digest,
+ * which a push service has no need of.
+ */
+static void
+exec_record(struct buf *b, const struct cond *c)
+{
+	static const char *const fields[] = { "id", "status", "title",
+	    "prompt", "choices", "expires_at", "created_at" };
+	const struct jval	*v;
+	size_t			 k;
+
+	buf_puts(b, ",\"notification\":");
+	buf_put(b, c->n->raw, c->n->rawlen);
+	if (c->i == NULL) {
+		buf_puts(b, ",\"interaction\":null");
+		return;
+	}
+	buf_printf(b, ",\"interaction\":{\"tag\":\"%s\"", c->tag);
+	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+		if ((v = json_get(c->i, fields[k])) == NULL)
+			continue;
+		buf_printf(b, ",\"%s\":", fields[k]);
+		buf_put(b, v->raw, v->rawlen);
+	}
+	buf_putc(b, '}');
+}
+
+static void
+exec_sink(struct notifier *nt, struct cond *c, const char *cmd, bool back)
+{
+	char *const	 argv[] = { "sh", "-c", (char *)cmd, NULL };
+	struct buf	 b = { 0 };
+
+	(void)nt;
+	if (back)
+		buf_printf(&b, "{\"change\":\"taken_back\",\"key\":");
+	else
+		buf_printf(&b, "{\"change\":\"deliver\",\"key\":");
+	buf_json_cstr(&b, c->key);
+	if (!back)
+		exec_record(&b, c);
+	buf_puts(&b, "}\n");
+	(void)run(argv, b.p, b.len, LOUD);
+	buf_free(&b);
+}
+
+/* ---- the desktop sink ---- */
+
+/*
+ * The length of a control at s that must not reach the desktop: C0 (but
+ * a line break) and DEL, C1, and the bidirectional and invisible format
+ * controls that could reorder or hide what a person reads; else 0.
+ */
+static size_t
+control_at(const unsigned char *s, bool newline_ok)
+{
+	if ((*s < 0x20 && !(newline_ok && *s == '\n')) || *s == 0x7f)
+		return 1;
+	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	if (s[0] == 0xc2 && s[1] == 0xad)	/* soft hyphen */
+		return 2;
+	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x8b && s[2] <= 0x8f) ||
+	    (s[2] >= 0xaa && s[2] <= 0xae)))
+		return 3;
+	if (s[0] == 0xe2 && s[1] == 0x81 && ((s[2] >= 0xa0 && s[2] <= 0xa4) ||
+	    (s[2] >= 0xa6 && s[2] <= 0xa9)))
+		return 3;
+	if (s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)	/* BOM */
+		return 3;
+	return 0;
+}
+
+/* Plain text (a summary, a label): controls as spaces. */
+static void
+plain(struct buf *b, const char *s)
+{
+	size_t	k;
+
+	for (; s != NULL && *s != '\0'; s++) {
+		if ((k = control_at((const unsigned char *)s, false)) > 0) {
+			buf_putc(b, ' ');
+			s += k - 1;
+		} else
+			buf_putc(b, *s);
+	}
+}
+
+/* Body text is markup: &, <, > and " escaped, controls as spaces, cut. */
+static void
+markup(struct buf *b, const char *s, size_t max)
+{
+	size_t	n = 0, k;
+
+	for (; s != NULL && *s != '\0' && n < max; s++, n++) {
+		if ((k = control_at((const unsigned char *)s, true)) > 0) {
+			buf_putc(b, ' ');
+			s += k - 1;
+			continue;
+		}
+		switch (*s) {
+		case '&':
+			buf_puts(b, "&amp;");
+			break;
+		case '<':
+			buf_puts(b, "&lt;");
+			break;
+		case '>':
+			buf_puts(b, "&gt;");
+			break;
+		case '"':
+			buf_puts(b, "&quot;");
+			break;
+		default:
+			buf_putc(b, *s);
+		}
+	}
+	if (s != NULL && *s != '\0')
+		buf_puts(b, "\xe2\x80\xa6");	/* … */
+}
+
+static uint8_t
+urgency(const char *priority)
+{
+	if (priority == NULL || strcmp(priority, "normal") == 0)
+		return 1;
+	if (strcmp(priority, "low") == 0)
+		return 0;
+	return 2;	/* high, critical */
+}
+
+/*
+ * The choice as arc-answer takes it and means this one: its id, else its
+ * place, whichever choice_given reads as this choice (ids may be numbers).
+ */
+static const char *
+choice_arg(const struct jval *choices, size_t k, char *num, size_t numlen)
+{
+	const struct jval	*id = json_get(choices->items[k], "id");
+	size_t			 other;
+
+	if (id == NULL || id->type != J_STRING || memchr(id->s, '\0',
+	    id->len) != NULL)
+		return NULL;
+	if (choice_given(choices, id->s, &other) == id)
+		return id->s;
+	(void)snprintf(num, numlen, "%zu", k + 1);
+	if (choice_given(choices, num, &other) == id)
+		return num;
+	return NULL;
+}
+
+static int
+desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
+{
+	sd_bus_message	*m = NULL, *reply = NULL;
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	struct buf	 sum = { 0 }, body = { 0 }, key = { 0 }, lab = { 0 };
+	const char	*agent, *project, *title, *msg, *prio, *expires, *kind;
+	const char	*label, *sound;
+	const struct jval *choices = NULL;
+	char		 left[32], num[24];
+	uint32_t	 id;
+	size_t		 k;
+	int		 rc;
+
+	agent = str_of(&c->arena, c->n, "agent_name");
+	if (agent == NULL)
+		agent = str_of(&c->arena, c->n, "agent");
+	project = str_of(&c->arena, c->n, "project");
+	title = str_of(&c->arena, c->n, "title");
+	kind = str_of(&c->arena, c->n, "kind");
+	prio = str_of(&c->arena, c->n, "priority");
+	msg = c->question ? str_of(&c->arena, c->i, "prompt") : NULL;
+	if (msg == NULL)
+		msg = str_of(&c->arena, c->n, "message");
+	expires = c->question ? str_of(&c->arena, c->i, "expires_at") : NULL;
+
+	plain(&sum, agent != NULL ? agent : "agent");
+	if (project != NULL) {
+		buf_puts(&sum, " \xc2\xb7 ");
+		plain(&sum, project);
+	}
+	buf_puts(&sum, ": ");
+	plain(&sum, title != NULL ? title : c->key);
+	buf_putc(&sum, '\0');
+
+	markup(&body, msg, TEXT_MAX);
+	if (c->question)
+		choices = json_get(c->i, "choices");
+	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
+	    k < choices->n; k++) {
+		/* all of them, numbered: a server may show fewer buttons */
+		label = str_of(&c->arena, choices->items[k], "label");
+		buf_printf(&body, "%s%zu) ", k == 0 ? "\n" : "  ", k + 1);
+		markup(&body, label != NULL ? label : "?", 80);
+	}
+	/* the key too: two alike questions are two notifications */
+	buf_putc(&body, '\n');
+	markup(&body, c->key, 80);
+	if (expires != NULL) {
+		time_left(left, sizeof(left), expires, arc_now_advancing());
+		buf_printf(&body, " \xc2\xb7 %s left", left);
+	}
+	buf_putc(&body, '\0');
+
+	sound = r->sound != NULL ? r->sound : c->question ?
+	    "message-new-instant" : kind != NULL && (strcmp(kind,
+	    "completion") == 0 || strcmp(kind, "information") == 0) ?
+	    "complete" : "dialog-information";
+
+	if ((rc = sd_bus_message_new_method_call(nt->bus, &m, NOTIFY_DEST,
+	    NOTIFY_PATH, NOTIFY_IFACE, "Notify")) < 0)
+		goto fail;
+	if ((rc = sd_bus_message_append(m, "susss", "arc", c->nid, "",
+	    sum.p, body.p)) < 0)
+		goto fail;
+	if ((rc = sd_bus_message_open_container(m, 'a', "s")) < 0)
+		goto fail;
+	if ((rc = sd_bus_message_append(m, "ss", "default", "Show")) < 0)
+		goto fail;
+	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
+	    k < choices->n && k < ACTIONS_MAX; k++) {
+		if (choice_arg(choices, k, num, sizeof(num)) == NULL)
+			continue;
+		label = str_of(&c->arena, choices->items[k], "label");
+		key.len = 0;
+		buf_printf(&key, "%s/%zu", c->tag, k + 1);
+		buf_putc(&key, '\0');
+		lab.len = 0;
+		plain(&lab, label != NULL ? label : "?");
+		buf_putc(&lab, '\0');
+		if ((rc = sd_bus_message_append(m, "ss", key.p, lab.p)) < 0)
+			goto fail;
+	}
+	if ((rc = sd_bus_message_close_container(m)) < 0)
+		goto fail;
+	if ((rc = sd_bus_message_append(m, "a{sv}", 4,
+	    "urgency", "y", urgency(prio),
+	    "sound-name", "s", sound,
+	    "category", "s", c->question ? "im.received" : "im",
+	    "x-arc-key", "s", c->key)) < 0)
+		goto fail;
+	if ((rc = sd_bus_message_append(m, "i", 0)) < 0)	/* never expires */
+		goto fail;
+	if ((rc = sd_bus_call(nt->bus, m, 5 * 1000000ULL, &e, &reply)) < 0)
+		goto fail;
+	if ((rc = sd_bus_message_read(reply, "u", &id)) < 0)
+		goto fail;
+	c->nid = id;
+	c->dismissed = false;
+	memcpy(c->shown_tag, c->tag, sizeof(c->tag));
+	c->shown_at = now_ms();
+	rc = 0;
+fail:
+	if (rc < 0)
+		warnx("desktop notification: %s", e.message != NULL ?
+		    e.message : strerror(-rc));
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(m);
+	sd_bus_message_unref(reply);
+	buf_free(&sum);
+	buf_free(&body);
+	buf_free(&key);
+	buf_free(&lab);
+	return rc;
+}
+
+static void
+desktop_close(struct notifier *nt, uint32_t id)
+{
+	sd_bus_error	e = SD_BUS_ERROR_NULL;
+	int		rc;
+
+	if (nt->bus == NULL || id == 0)
+		return;
+	rc = sd_bus_call_method(nt->bus, NOTIFY_DEST, NOTIFY_PATH,
+	    NOTIFY_IFACE, "CloseNotification", &e, NULL, "u", id);
+	if (rc < 0 && !sd_bus_error_has_name(&e,
+	    "org.freedesktop.DBus.Error.UnknownMethod"))
+		/* an id the server no longer knows is not an error */
+		(void)0;
+	sd_bus_error_free(&e);
+}
+
+/* ---- the policy, applied ---- */
+
+static void
+describe(struct cond *c, struct conf_subject *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->question = c->question;
+	s->kind = str_of(&c->arena, c->n, "kind");
+	s->priority = str_of(&c->arena, c->n, "priority");
+	s->agent = str_of(&c->arena, c->n, "agent_name");
+	if (s->agent == NULL)
+		s->agent = str_of(&c->arena, c->n, "agent");
+	s->project = str_of(&c->arena, c->n, "project");
+}
+
+/* How long it has been open, in ms. */
+static int64_t
+age_ms(struct cond *c)
+{
+	if (c->created[0] == '\0')
+		return INT64_MAX;
+	return rfc3339_ms_between(c->created, arc_now_advancing());
+}
+
+/*
+ * Delivers what is due for one condition; the ms until something more is
+ * due (INT64_MAX: nothing).
+ */
+static int64_t
+deliver(struct notifier *nt, struct cond *c)
+{
+	struct conf_subject	 s;
+	const struct rule	*r;
+	int64_t			 age = age_ms(c), wait = INT64_MAX, w;
+
+	describe(c, &s);
+	if ((r = conf_match(&nt->conf, &s, SINK_DESKTOP)) != NULL) {
+		if (age < r->delay_ms)
+			w = r->delay_ms - age;
+		else if (conf_quiet(&nt->conf, s.priority, local_minutes()))
+			w = 60 * 1000;	/* look again in a minute */
+		else if (c->nid == 0 && !c->dismissed) {
+			(void)desktop_show(nt, c, r);
+			state_save(nt);
+			w = r->remind_ms > 0 ? r->remind_ms : INT64_MAX;
+		} else if (c->nid != 0 && strcmp(c->shown_tag, c->tag) != 0) {
+			(void)desktop_show(nt, c, r);	/* in place */
+			w = r->remind_ms > 0 ? r->remind_ms : INT64_MAX;
+		} else if (r->remind_ms > 0) {
+			w = c->shown_at + r->remind_ms - now_ms();
+			if (w <= 0) {	/* a reminder pops up anew */
+				desktop_close(nt, c->nid);
+				c->nid = 0;
+				(void)desktop_show(nt, c, r);
+				state_save(nt);
+				w = r->remind_ms;
+			}
+		} else
+			w = INT64_MAX;
+		if (w < wait)
+			wait = w;
+	} else if (c->nid != 0) {	/* the policy no longer wants it */
+		desktop_close(nt, c->nid);
+		c->nid = 0;
+		state_save(nt);
+	}
+	if ((r = conf_match(&nt->conf, &s, SINK_EXEC)) != NULL &&
+	    r->command != NULL && !c->execd) {
+		if (age < r->delay_ms)
+			w = r->delay_ms - age;
+		else if (conf_quiet(&nt->conf, s.priority, local_minutes()))
+			w = 60 * 1000;
+		else {
+			exec_sink(nt, c, r->command, false);
+			c->execd = true;
+			w = INT64_MAX;
+		}
+		if (w < wait)
+			wait = w;
+	}
+	return wait;
+}
+
+/* Takes back every delivery of a condition that settled, and forgets it. */
+static void
+take_back(struct notifier *nt, struct cond *c)
+{
+	struct conf_subject	 s;
+	const struct rule	*r;
+
+	if (c->nid != 0) {
+		desktop_close(nt, c->nid);
+		c->nid = 0;
+		state_save(nt);
+	}
+	describe(c, &s);
+	if (c->execd && (r = conf_match(&nt->conf, &s, SINK_EXEC)) != NULL &&
+	    r->command != NULL)
+		exec_sink(nt, c, r->command, true);
+	cond_drop(nt, c);
+}
+
+/* ---- the follow stream ---- */
+
+static void
+follow_line(struct notifier *nt, const char *line, size_t len)
+{
+	struct arena		 a = { 0 };
+	struct jparse_error	 pe;
+	struct jval		*v, *n, *i;
+	const char		*change, *key, *status, *digest, *created;
+	struct cond		*c;
+
+	if ((v = json_parse(&a, line, len, &pe)) == NULL ||
+	    v->type != J_OBJECT ||
+	    (change = str_of(&a, v, "change")) == NULL) {
+		warnx("arc-status --follow: a line that is not a change");
+		goto done;
+	}
+	if (strcmp(change, "synced") == 0) {
+		nt->synced = true;
+		tmux_refresh(nt);
+		goto done;
+	}
+	if ((key = str_of(&a, v, "key")) == NULL)
+		goto done;
+	c = cond_find(nt, key);
+	n = json_get(v, "notification");
+	i = json_get(v, "interaction");
+	if (n != NULL && n->type != J_OBJECT)
+		n = NULL;
+	if (i != NULL && i->type != J_OBJECT)
+		i = NULL;
+	status = str_of(&a, i, "status");
+	if (strcmp(change, "current") != 0 && strcmp(change, "opened") != 0 &&
+	    strcmp(change, "updated") != 0) {
+		/* answered, expired, resolved, dismissed, removed */
+		if (c != NULL)
+			take_back(nt, c);
+		goto refresh;
+	}
+	if (n == NULL)
+		goto done;
+	if (i != NULL && (status == NULL || strcmp(status, "pending") != 0)) {
+		/* a question no longer pending: nothing to ask any more */
+		if (c != NULL)
+			take_back(nt, c);
+		goto refresh;
+	}
+	if (c == NULL) {
+		if ((c = calloc(1, sizeof(*c))) == NULL)
+			err(EXIT_SYSTEM, "calloc");
+		c->key = xstrndup(key, strlen(key));
+		if (nt->nc == nt->capc) {
+			nt->capc = nt->capc == 0 ? 16 : nt->capc * 2;
+			if ((nt->c = reallocarray(nt->c, nt->capc,
+			    sizeof(*nt->c))) == NULL)
+				err(EXIT_SYSTEM, "reallocarray");
+		}
+		nt->c[nt->nc++] = c;
+	}
+	/* Its record, kept: the parse lives in the condition's own arena. */
+	free(c->line);
+	c->line = xstrndup(line, len);
+	arena_reset(&c->arena);
+	v = json_parse(&c->arena, c->line, len, &pe);
+	c->n = json_get(v, "notification");
+	c->i = json_get(v, "interaction");
+	if (c->i != NULL && c->i->type != J_OBJECT)
+		c->i = NULL;
+	c->question = status != NULL && strcmp(status, "pending") == 0;
+	digest = str_of(&c->arena, c->i, "digest");
+	c->tag[0] = '\0';
+	if (c->question && digest != NULL && strlen(digest) >= TAG_SHOWN) {
+		memcpy(c->tag, digest, TAG_SHOWN);
+		c->tag[TAG_SHOWN] = '\0';
+	}
+	created = str_of(&c->arena, c->i != NULL ? c->i : c->n, "created_at");
+	(void)strlcpy(c->created, created != NULL ? created : "",
+	    sizeof(c->created));
+	if (strcmp(c->tag, c->shown_tag) != 0)
+		c->dismissed = false;	/* a changed question is shown again */
+	(void)deliver(nt, c);
+refresh:
+	if (strcmp(change, "current") != 0)
+		tmux_refresh(nt);
+done:
+	arena_free(&a);
+}
+
+static pid_t
+follow_start(struct notifier *nt, int *fd)
+{
+	posix_spawn_file_actions_t	 fa;
+	char				*argv[5];
+	pid_t				 pid;
+	int				 p[2], e, n = 0;
+
+	argv[n++] = "arc-status";
+	argv[n++] = "--follow";
+	if (nt->journal != NULL) {
+		argv[n++] = "-j";
+		argv[n++] = (char *)nt->journal;
+	}
+	argv[n] = NULL;
+	if (pipe2(p, O_CLOEXEC) == -1)
+		err(EXIT_SYSTEM, "pipe2");
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		err(EXIT_SYSTEM, "posix_spawn_file_actions_init");
+	(void)posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+	    O_RDONLY, 0);
+	if ((e = posix_spawnp(&pid, "arc-status", &fa, NULL, argv,
+	    environ)) != 0) {
+		errno = e;
+		err(EXIT_SYSTEM, "arc-status");
+	}
+	(void)posix_spawn_file_actions_destroy(&fa);
+	(void)close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+/* ---- a button pressed ---- */
+
+static void
+answer(struct notifier *nt, struct cond *c, const char *tag, size_t k)
+{
+	const struct jval	*choices = json_get(c->i, "choices");
+	const char		*arg;
+	char			*argv[12], num[24];
+	struct buf		 b = { 0 };
+	int			 n = 0, rc;
+
+	if (!c->question || strcmp(tag, c->tag) != 0 || choices == NULL ||
+	    choices->type != J_ARRAY || k < 1 || k > choices->n ||
+	    (arg = choice_arg(choices, k - 1, num, sizeof(num))) == NULL) {
+		warnx("%s: a press on a question no longer shown was refused",
+		    safe(&b, c->key));
+		goto again;
+	}
+	argv[n++] = "arc-answer";
+	if (nt->journal != NULL) {
+		argv[n++] = "-j";
+		argv[n++] = (char *)nt->journal;
+	}
+	argv[n++] = "--json";
+	argv[n++] = "--source";
+	argv[n++] = "arc-notify";
+	argv[n++] = "--seen";
+	argv[n++] = (char *)tag;
+	argv[n++] = "--";
+	argv[n++] = c->key;
+	argv[n++] = (char *)arg;
+	argv[n] = NULL;
+	rc = run(argv, NULL, 0, QUIET_STDOUT);
+	if (rc == 0)
+		goto done;	/* the follow stream will take it back */
+	warnx("%s: the answer was refused", safe(&b, c->key));
+again:
+	/*
+	 * The current question, shown anew: the pressed one is closed (a
+	 * server closes it after a press anyway, and its closing must not
+	 * take the current one with it).
+	 */
+	desktop_close(nt, c->nid);
+	c->nid = 0;
+	c->dismissed = false;
+	c->shown_tag[0] = '\0';
+	(void)deliver(nt, c);
+	state_save(nt);
+done:
+	buf_free(&b);
+}
+
+static int
+on_action(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct notifier	*nt = arg;
+	struct cond	*c;
+	const char	*key, *slash, *errstr;
+	char		 tag[TAG_SHOWN + 1];
+	uint32_t	 id;
+	long long	 k;
+
+	(void)e;
+	if (sd_bus_message_read(m, "us", &id, &key) < 0)
+		return 0;
+	if ((c = cond_by_nid(nt, id)) == NULL)
+		return 0;	/* not ours, or already taken back */
+	if (strcmp(key, "default") == 0)
+		return 0;
+	if ((slash = strchr(key, '/')) == NULL ||
+	    (size_t)(slash - key) != TAG_SHOWN) {
+		answer(nt, c, "", 0);
+		return 0;
+	}
+	memcpy(tag, key, TAG_SHOWN);
+	tag[TAG_SHOWN] = '\0';
+	k = strtonum(slash + 1, 1, ACTIONS_MAX, &errstr);
+	answer(nt, c, tag, errstr == NULL ? (size_t)k : 0);
+	return 0;
+}
+
+static int
+on_closed(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct notifier	*nt = arg;
+	struct cond	*c;
+	uint32_t	 id, reason;
+
+	(void)e;
+	if (sd_bus_message_read(m, "uu", &id, &reason) < 0)
+		return 0;
+	if ((c = cond_by_nid(nt, id)) == NULL)
+		return 0;
+	/*
+	 * Closed by the person, or by the server (expired, stacked with
+	 * another): not again until the question changes or a reminder is
+	 * due; never shown over and over.
+	 */
+	c->nid = 0;
+	c->dismissed = true;
+	(void)reason;
+	state_save(nt);
+	return 0;
+}
+
+/* ---- main ---- */
+
+static char *
+statefile_of(const char *journal)
+{
+	char	*p;
+
+	if (journal == NULL)
+		journal = getenv("ARC_JOURNAL");
+	if (journal != NULL && *journal != '\0') {
+		if (asprintf(&p, "%s.notify", journal) == -1)
+			err(EXIT_SYSTEM, "asprintf");
+		return p;
+	}
+	if (getenv("XDG_STATE_HOME") != NULL && *getenv("XDG_STATE_HOME") ==
+	    '/') {
+		if (asprintf(&p, "%s/arc/journal.notify",
+		    getenv("XDG_STATE_HOME")) == -1)
+			err(EXIT_SYSTEM, "asprintf");
+	} else if (asprintf(&p, "%s/.local/state/arc/journal.notify",
+	    getenv("HOME") != NULL ? getenv("HOME") : "") == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	return p;
+}
+
+static void
+loop(struct notifier *nt, int fd)
+{
+	struct line_reader	 lr;
+	struct pollfd		 pfd[2];
+	const char		*line;
+	size_t			 len, i;
+	int64_t			 wait, w;
+	uint64_t		 usec;
+	enum line_status	 ls;
+	int			 timeout;
+
+	line_reader_init(&lr, fd, "arc-status --follow");
+	line_reader_set(&lr, LINE_MAX_BYTES, '\n');
+	while (!quit) {
+		wait = INT64_MAX;
+		for (i = 0; i < nt->nc; i++)
+			if ((w = deliver(nt, nt->c[i])) < wait)
+				wait = w;
+		if (sd_bus_get_timeout(nt->bus, &usec) >= 0 &&
+		    usec != UINT64_MAX) {
+			w = (int64_t)(usec / 1000);
+			if (w < wait)
+				wait = w;
+		}
+		timeout = wait == INT64_MAX ? -1 : wait > 60000 ? 60000 :
+		    wait < 0 ? 0 : (int)wait + 1;
+		pfd[0].fd = fd;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = sd_bus_get_fd(nt->bus);
+		pfd[1].events = (short)sd_bus_get_events(nt->bus);
+		if (poll(pfd, 2, timeout) == -1) {
+			if (errno == EINTR)
+				continue;
+			err(EXIT_SYSTEM, "poll");
+		}
+		/* The journal's news first: a press is judged against it. */
+		if (pfd[0].revents != 0) {
+			do {
+				ls = line_next(&lr, &line, &len);
+				if (ls == LINE_OK)
+					follow_line(nt, line, len);
+			} while (ls == LINE_OK && line_pending(&lr));
+			if (ls == LINE_EOF || ls == LINE_ERROR) {
+				warnx("arc-status --follow ended");
+				break;
+			}
+		}
+		while (sd_bus_process(nt->bus, NULL) > 0)
+			;
+	}
+	line_reader_free(&lr);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct notifier		 nt = { 0 };
+	struct sigaction	 sa;
+	const char		*config = NULL;
+	bool			 check = false;
+	size_t			 i;
+	int			 ch, fd, st, rc;
+
+	while ((ch = getopt(argc, argv, "f:hj:nV")) != -1)
+		switch (ch) {
+		case 'f':
+			config = optarg;
+			break;
+		case 'j':
+			nt.journal = optarg;
+			break;
+		case 'n':
+			check = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case 'V':
+			puts("arc-notify (arc) 0.2");
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return EXIT_USAGE;
+		}
+	if (optind != argc) {
+		fputs(usage, stderr);
+		return EXIT_USAGE;
+	}
+	if (!arc_now_init())
+		errx(EXIT_USAGE, "ARC_NOW: not an RFC 3339 instant");
+	if (!conf_load(&nt.conf, config))
+		return EXIT_USAGE;
+	if (check) {
+		conf_print(&nt.conf, stdout);
+		return 0;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &sa, NULL);
+
+	nt.statefile = statefile_of(nt.journal);
+	if ((rc = sd_bus_open_user(&nt.bus)) < 0)
+		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
+	/* Only the server's own signals: another peer cannot press for you. */
+	if ((rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
+	    NOTIFY_IFACE, "ActionInvoked", on_action, &nt)) < 0 ||
+	    (rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
+	    NOTIFY_IFACE, "NotificationClosed", on_closed, &nt)) < 0)
+		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
+	state_restore(&nt);
+	nt.child = follow_start(&nt, &fd);
+	loop(&nt, fd);
+
+	/* Leaving: what was shown is taken back; nobody would answer it. */
+	for (i = 0; i < nt.nc; i++)
+		desktop_close(&nt, nt.c[i]->nid);
+	(void)unlink(nt.statefile);
+	(void)sd_bus_flush(nt.bus);
+	(void)kill(nt.child, SIGTERM);
+	(void)close(fd);
+	while (waitpid(nt.child, &st, 0) == -1 && errno == EINTR)
+		;
+	sd_bus_flush_close_unref(nt.bus);
+	return quit ? 0 : EXIT_SYSTEM;
+}

@@ -1,0 +1,402 @@
+/*
+ * arc-notify's policy file (arc-notify.conf(5)).  A rule a line:
+ *
+ *   notify|ignore desktop|tmux|exec [delay D] [remind D] [sound NAME]
+ *       [question|notice] [kind K] [agent A] [project P]
+ *       [priority [>=|<=] P] [run COMMAND...]
+ *   quiet HH:MM-HH:MM [except PRIORITY]
+ *
+ * For each sink, the last rule naming it that matches a condition
+ * decides, as doas.conf(5) does; no rule for it means nothing is sent
+ * there (tmux: refreshed unless a rule says ignore tmux).  Words are
+ * separated by blanks; "..." quotes one, with \" and \\ inside; # starts a
+ * comment.  The decision is pure (conf_match), so -n can print it.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+#include "arcnotifyconf.h"
+
+#define WORDS_MAX	64
+#define CONF_LINE_MAX	4096
+
+static const char *const prio_names[] = { "low", "normal", "high",
+    "critical" };
+static const char *const sink_names[] = { "desktop", "tmux", "exec" };
+
+int
+conf_priority(const char *s)
+{
+	int	i;
+
+	for (i = 0; s != NULL && i < 4; i++)
+		if (strcmp(s, prio_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static char *
+xstrdup0(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+/* Splits a line into words, in place; the count, or -1 (a bad quote). */
+static int
+split(char *s, char *w[WORDS_MAX])
+{
+	char	*out;
+	int	 n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s == '\0' || *s == '#' || *s == '\n')
+			return n;
+		if (n == WORDS_MAX)
+			return -1;
+		w[n++] = out = s;
+		if (*s == '"') {
+			for (s++; *s != '"'; s++) {
+				if (*s == '\0' || *s == '\n')
+					return -1;
+				if (*s == '\\' && (s[1] == '"' || s[1] == '\\'))
+					s++;
+				*out++ = *s;
+			}
+			s++;
+		} else
+			while (*s != '\0' && *s != ' ' && *s != '\t' &&
+			    *s != '\n')
+				*out++ = *s++;
+		if (*s != '\0')
+			s++;
+		*out = '\0';
+	}
+}
+
+static bool
+clock_time(const char *s, int *minutes)
+{
+	int	h, m;
+	char	end;
+
+	if (sscanf(s, "%2d:%2d%c", &h, &m, &end) != 2 || h < 0 || h > 23 ||
+	    m < 0 || m > 59 || strlen(s) != 5)
+		return false;
+	*minutes = h * 60 + m;
+	return true;
+}
+
+static bool
+parse_quiet(struct conf *c, char **w, int n, const char *name, int lineno)
+{
+	struct quiet	 q = { 0, 0, 4 };
+	char		*dash;
+
+	if (n < 2 || (dash = strchr(w[1], '-')) == NULL)
+		goto bad;
+	*dash = '\0';
+	if (!clock_time(w[1], &q.from) || !clock_time(dash + 1, &q.to))
+		goto bad;
+	if (n == 4 && strcmp(w[2], "except") == 0) {
+		if ((q.except = conf_priority(w[3])) == -1)
+			goto bad;
+	} else if (n != 2)
+		goto bad;
+	if ((c->quiet = reallocarray(c->quiet, c->nquiet + 1,
+	    sizeof(*c->quiet))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	c->quiet[c->nquiet++] = q;
+	return true;
+bad:
+	warnx("%s:%d: quiet HH:MM-HH:MM [except PRIORITY]", name, lineno);
+	return false;
+}
+
+static bool
+duration(const char *s, int64_t *ms)
+{
+	return s != NULL && (*ms = parse_duration_ms(s)) >= 0;
+}
+
+static bool
+parse_rule(struct conf *c, char **w, int n, const char *name, int lineno)
+{
+	struct rule	 r;
+	struct buf	 cmd = { 0 };
+	int		 k, s, p;
+
+	memset(&r, 0, sizeof(r));
+	r.question = -1;
+	r.prio_min = 0;
+	r.prio_max = 3;
+	r.lineno = lineno;
+	r.notify = strcmp(w[0], "notify") == 0;
+	if (n < 2) {
+		warnx("%s:%d: a sink: desktop, tmux or exec", name, lineno);
+		return false;
+	}
+	for (s = 0; s < 3; s++)
+		if (strcmp(w[1], sink_names[s]) == 0)
+			break;
+	if (s == 3) {
+		warnx("%s:%d: %s: not a sink (desktop, tmux, exec)", name,
+		    lineno, w[1]);
+		return false;
+	}
+	r.sink = (enum sink)s;
+	for (k = 2; k < n; k++) {
+		if (strcmp(w[k], "question") == 0)
+			r.question = 1;
+		else if (strcmp(w[k], "notice") == 0)
+			r.question = 0;
+		else if (strcmp(w[k], "delay") == 0 && k + 1 < n &&
+		    duration(w[k + 1], &r.delay_ms))
+			k++;
+		else if (strcmp(w[k], "remind") == 0 && k + 1 < n &&
+		    duration(w[k + 1], &r.remind_ms))
+			k++;
+		else if (strcmp(w[k], "sound") == 0 && k + 1 < n)
+			r.sound = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "kind") == 0 && k + 1 < n)
+			r.kind = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "agent") == 0 && k + 1 < n)
+			r.agent = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "project") == 0 && k + 1 < n)
+			r.project = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "priority") == 0 && k + 1 < n) {
+			const char *op = w[k + 1];
+
+			if ((strcmp(op, ">=") == 0 || strcmp(op, "<=") == 0) &&
+			    k + 2 < n && (p = conf_priority(w[k + 2])) != -1) {
+				if (op[0] == '>')
+					r.prio_min = p;
+				else
+					r.prio_max = p;
+				k += 2;
+			} else if ((p = conf_priority(op)) != -1) {
+				r.prio_min = r.prio_max = p;
+				k++;
+			} else
+				goto bad;
+		} else if (strcmp(w[k], "run") == 0 && k + 1 < n &&
+		    r.sink == SINK_EXEC) {
+			for (k++; k < n; k++)
+				buf_printf(&cmd, "%s%s", cmd.len ? " " : "",
+				    w[k]);
+			buf_putc(&cmd, '\0');
+			r.command = cmd.p;
+		} else
+			goto bad;
+	}
+	if (r.sink == SINK_EXEC && r.notify && r.command == NULL) {
+		warnx("%s:%d: notify exec needs run COMMAND", name, lineno);
+		return false;
+	}
+	if ((c->rules = reallocarray(c->rules, c->nrules + 1,
+	    sizeof(*c->rules))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	c->rules[c->nrules++] = r;
+	return true;
+bad:
+	warnx("%s:%d: %s: not understood here", name, lineno, w[k]);
+	return false;
+}
+
+bool
+conf_parse(struct conf *c, FILE *fp, const char *name)
+{
+	char	 line[CONF_LINE_MAX], *w[WORDS_MAX];
+	int	 lineno = 0, n;
+	bool	 ok = true;
+
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(fp)) {
+			warnx("%s:%d: a line too long", name, lineno);
+			return false;
+		}
+		if ((n = split(line, w)) == -1) {
+			warnx("%s:%d: an unclosed quote or too many words",
+			    name, lineno);
+			ok = false;
+			continue;
+		}
+		if (n == 0)
+			continue;
+		if (strcmp(w[0], "quiet") == 0)
+			ok = parse_quiet(c, w, n, name, lineno) && ok;
+		else if (strcmp(w[0], "notify") == 0 ||
+		    strcmp(w[0], "ignore") == 0)
+			ok = parse_rule(c, w, n, name, lineno) && ok;
+		else {
+			warnx("%s:%d: %s: not notify, ignore or quiet", name,
+			    lineno, w[0]);
+			ok = false;
+		}
+	}
+	if (ferror(fp)) {
+		warn("%s", name);
+		return false;
+	}
+	return ok;
+}
+
+static const char defaults[] =
+    "notify desktop question\n"
+    "notify desktop notice priority >= high\n"
+    "notify tmux\n";
+
+bool
+conf_load(struct conf *c, const char *path)
+{
+	const char	*x = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	FILE		*fp;
+	bool		 ok, given = path != NULL;
+
+	memset(c, 0, sizeof(*c));
+	if (path == NULL) {
+		if (x != NULL && *x == '/') {
+			if (asprintf(&c->path, "%s/arc/notify.conf", x) == -1)
+				err(EXIT_SYSTEM, "asprintf");
+		} else if (home != NULL && *home != '\0') {
+			if (asprintf(&c->path, "%s/.config/arc/notify.conf",
+			    home) == -1)
+				err(EXIT_SYSTEM, "asprintf");
+		}
+	} else
+		c->path = xstrdup0(path);
+	if (c->path == NULL || (fp = fopen(c->path, "r")) == NULL) {
+		if (given || (c->path != NULL && errno != ENOENT)) {
+			warn("%s", c->path);
+			return false;
+		}
+		free(c->path);
+		c->path = NULL;
+		if ((fp = fmemopen((void *)defaults, sizeof(defaults) - 1,
+		    "r")) == NULL)
+			err(EXIT_SYSTEM, "fmemopen");
+		ok = conf_parse(c, fp, "defaults");
+		(void)fclose(fp);
+		return ok;
+	}
+	ok = conf_parse(c, fp, c->path);
+	(void)fclose(fp);
+	return ok;
+}
+
+static bool
+matches(const struct rule *r, const struct conf_subject *s)
+{
+	int	p = conf_priority(s->priority);
+
+	if (p == -1)
+		p = 1;	/* normal, as ARC reads a missing priority */
+	if (r->question != -1 && r->question != (s->question ? 1 : 0))
+		return false;
+	if (p < r->prio_min || p > r->prio_max)
+		return false;
+	if (r->kind != NULL && (s->kind == NULL || strcmp(r->kind, s->kind)))
+		return false;
+	if (r->agent != NULL && (s->agent == NULL ||
+	    strcmp(r->agent, s->agent)))
+		return false;
+	if (r->project != NULL && (s->project == NULL ||
+	    strcmp(r->project, s->project)))
+		return false;
+	return true;
+}
+
+const struct rule *
+conf_match(const struct conf *c, const struct conf_subject *s, enum sink sink)
+{
+	const struct rule	*last = NULL;
+	size_t			 i;
+
+	for (i = 0; i < c->nrules; i++)
+		if (c->rules[i].sink == sink && matches(&c->rules[i], s))
+			last = &c->rules[i];
+	return last != NULL && last->notify ? last : NULL;
+}
+
+bool
+conf_tmux(const struct conf *c)
+{
+	const struct rule	*last = NULL;
+	size_t			 i;
+
+	for (i = 0; i < c->nrules; i++)
+		if (c->rules[i].sink == SINK_TMUX)
+			last = &c->rules[i];
+	return last == NULL || last->notify;
+}
+
+bool
+conf_quiet(const struct conf *c, const char *priority, int minutes)
+{
+	int	p = conf_priority(priority);
+	size_t	i;
+	bool	in;
+
+	if (p == -1)
+		p = 1;
+	for (i = 0; i < c->nquiet; i++) {
+		const struct quiet *q = &c->quiet[i];
+
+		if (q->from <= q->to)
+			in = minutes >= q->from && minutes < q->to;
+		else	/* across midnight */
+			in = minutes >= q->from || minutes < q->to;
+		if (in && p < q->except)
+			return true;
+	}
+	return false;
+}
+
+void
+conf_print(const struct conf *c, FILE *fp)
+{
+	const struct rule	*r;
+	size_t			 i;
+
+	fprintf(fp, "# %s\n", c->path != NULL ? c->path : "the defaults");
+	for (i = 0; i < c->nquiet; i++) {
+		fprintf(fp, "quiet %02d:%02d-%02d:%02d", c->quiet[i].from / 60,
+		    c->quiet[i].from % 60, c->quiet[i].to / 60,
+		    c->quiet[i].to % 60);
+		if (c->quiet[i].except < 4)
+			fprintf(fp, " except %s", prio_names[c->quiet[i].except]);
+		fputc('\n', fp);
+	}
+	for (i = 0; i < c->nrules; i++) {
+		r = &c->rules[i];
+		fprintf(fp, "%s %s", r->notify ? "notify" : "ignore",
+		    sink_names[r->sink]);
+		if (r->delay_ms > 0)
+			fprintf(fp, " delay %.3gs", (double)r->delay_ms / 1000);
+		if (r->remind_ms > 0)
+			fprintf(fp, " remind %.3gs", (double)r->remind_ms / 1000);
+		if (r->question != -1)
+			fprintf(fp, r->question ? " question" : " notice");
+		if (r->kind != NULL)
+			fprintf(fp, " kind \"%s\"", r->kind);
+		if (r->agent != NULL)
+			fprintf(fp, " agent \"%s\"", r->agent);
+		if (r->project != NULL)
+			fprintf(fp, " project \"%s\"", r->project);
+		if (r->prio_min > 0)
+			fprintf(fp, " priority >= %s", prio_names[r->prio_min]);
+		if (r->prio_max < 3)
+			fprintf(fp, " priority <= %s", prio_names[r->prio_max]);
+		if (r->sound != NULL)
+			fprintf(fp, " sound \"%s\"", r->sound);
+		if (r->command != NULL)
+			fprintf(fp, " run %s", r->command);
+		fputc('\n', fp);
+	}
+}

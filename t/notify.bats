@@ -1,0 +1,390 @@
+#!/usr/bin/env bats
+# arc-notify against the real thing: a private session bus (dbus-daemon),
+# dunst under Xvfb as the notification server, its context menu (dunstctl
+# context, with a dmenu that picks a line) to press a button, and
+# dbus-monitor to read what crossed the bus.
+load helper
+
+N() { echo "$BATS_TEST_TMPDIR/n"; }
+
+need() {
+	local c
+	for c in Xvfb dbus-daemon dunst dunstctl dbus-monitor; do
+		command -v "$c" >/dev/null || skip "$c is not installed"
+	done
+}
+
+setup() {
+	need
+	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	unset ARC_NOW
+	export TZ=UTC XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config"
+	mkdir -p "$(N)" "$XDG_CONFIG_HOME/arc"
+	# A fake tmux that logs its arguments: the tmux sink's calls.
+	mkdir -p "$(N)/bin"
+	printf '#!/bin/sh\necho "$*" >>%s/tmux.log\n' "$(N)" >"$(N)/bin/tmux"
+	chmod +x "$(N)/bin/tmux"
+	export PATH="$(N)/bin:$PATH"
+	# The display, the bus, the server.
+	exec 4>"$(N)/display"
+	Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp \
+	    >/dev/null 2>&1 3>&- &
+	echo $! >"$(N)/xvfb.pid"
+	exec 4>&-
+	eventually test -s "$(N)/display"
+	export DISPLAY=":$(cat "$(N)/display")"
+	dbus-daemon --session --nofork --nopidfile \
+	    --address="unix:path=$(N)/bus" >/dev/null 2>&1 3>&- &
+	echo $! >"$(N)/dbus.pid"
+	export DBUS_SESSION_BUS_ADDRESS="unix:path=$(N)/bus"
+	eventually test -S "$(N)/bus"
+	# The context menu: dmenu is a script that waits for $(N)/pick and
+	# prints the menu line that contains it.
+	cat >"$(N)/dmenu" <<-EOF
+	#!/bin/sh
+	cat >"$(N)/menu"
+	i=0
+	while [ ! -s "$(N)/pick" ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done
+	grep -F -- "\$(cat "$(N)/pick")" "$(N)/menu" | head -1
+	rm -f "$(N)/pick"
+	EOF
+	chmod +x "$(N)/dmenu"
+	cat >"$(N)/dunstrc" <<-EOF
+	[global]
+	    markup = full
+	    format = "<b>%s</b>\n%b"
+	    dmenu = $(N)/dmenu
+	EOF
+	dunst -config "$(N)/dunstrc" >"$(N)/dunst.log" 2>&1 3>&- &
+	echo $! >"$(N)/dunst.pid"
+	eventually server_up
+	dbus-monitor --session \
+	    "type='method_call',interface='org.freedesktop.Notifications'" \
+	    "type='signal',interface='org.freedesktop.Notifications'" \
+	    >"$(N)/bus.log" 2>&1 3>&- &
+	echo $! >"$(N)/monitor.pid"
+	sleep 0.2
+}
+
+server_up() {
+	gdbus call --session -d org.freedesktop.Notifications \
+	    -o /org/freedesktop/Notifications \
+	    -m org.freedesktop.Notifications.GetServerInformation \
+	    >/dev/null 2>&1
+}
+
+# arc-notify itself, not the test wrapper of the same name in its session.
+notify_pid() {
+	local p
+	for p in $(pgrep -s "$(cat "$(N)/notify.pid")" -x arc-notify); do
+		[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$ARC_BIN/arc-notify")" ] &&
+		    echo "$p"
+	done
+	return 0
+}
+
+stop() { # NAME
+	[ -f "$(N)/$1.pid" ] || return 0
+	# TERM to arc-notify alone: its wrapper then hands on its stderr
+	if [ "$1" = notify ] && [ -n "$(notify_pid)" ]; then
+		kill -TERM "$(notify_pid)" 2>/dev/null || true
+		wait "$(cat "$(N)/$1.pid")" 2>/dev/null || true
+	fi
+	# arc-notify runs in a session of its own (behind the test wrapper)
+	kill -TERM -- "-$(cat "$(N)/$1.pid")" 2>/dev/null ||
+	    kill -TERM "$(cat "$(N)/$1.pid")" 2>/dev/null || true
+	wait "$(cat "$(N)/$1.pid")" 2>/dev/null || true
+	rm -f "$(N)/$1.pid"
+}
+
+teardown() {
+	stop notify
+	stop monitor
+	stop dunst
+	stop dbus
+	stop xvfb
+	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
+	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
+	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
+}
+
+eventually() {
+	local i
+	for i in $(seq 100); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	echo "never came true: $*"
+	return 1
+}
+
+start_notify() {
+	setsid arc-notify "$@" >"$(N)/notify.out" 2>"$(N)/notify.err" \
+	    </dev/null 3>&- &
+	echo $! >"$(N)/notify.pid"
+	eventually grep -q refresh-client "$(N)/tmux.log"
+}
+
+question() { # KEY [MESSAGE [PRIORITY]]
+	arc-emit --key "$1" --kind permission --title "Deploy" \
+	    --message "${2:-May I deploy?}" --priority "${3:-normal}" \
+	    --sender-name claude --project shop \
+	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply
+}
+
+shown() { [ "$(dunstctl count displayed)" -eq "$1" ]; }
+notifies() { [ "$(grep -c 'member=Notify$' "$(N)/bus.log")" -eq "$1" ]; }
+closes() { [ "$(grep -c 'member=CloseNotification$' "$(N)/bus.log")" -ge "$1" ]; }
+
+# What the journal says of KEY's question: its status, and the choice.
+answered_with() { # KEY CHOICE
+	timeout 2 arc-status --follow 2>/dev/null |
+	    jq -e --arg k "$1" --arg c "$2" 'select(.key == $k) |
+	    .interaction | .status == "answered" and
+	    .response.choice_id == $c' >/dev/null
+}
+status_of() { # KEY
+	timeout 1 arc-status --follow 2>/dev/null |
+	    jq -r --arg k "$1" 'select(.key == $k) | .interaction.status'
+}
+
+last_notify_has() { # TEXT
+	awk '/member=Notify$/{n++; b=""} n{b=b $0 "\n"} END{printf "%s", b}' \
+	    "$(N)/bus.log" | grep -qF -- "$1"
+}
+refreshes() { grep -c 'refresh-client -S' "$(N)/tmux.log"; }
+more_refreshes_than() { [ "$(refreshes)" -gt "$1" ]; }
+
+press() { # LABEL
+	echo "$1" >"$(N)/pick"
+	dunstctl context
+}
+
+@test "a question appears with its agent, project, time left and a button per choice, keyed by its tag" {
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	eventually notifies 1
+	grep -q 'string "claude · shop: Deploy"' "$(N)/bus.log"
+	grep -q '1h00m left' "$(N)/bus.log"
+	grep -qE 'string "[0-9a-f]{16}/1"' "$(N)/bus.log"
+	grep -qE 'string "[0-9a-f]{16}/2"' "$(N)/bus.log"
+	grep -q 'string "Allow"' "$(N)/bus.log"
+	grep -q 'string "Deny"' "$(N)/bus.log"
+	grep -A1 '"urgency"' "$(N)/bus.log" | grep -q 'byte 1'
+	grep -A1 '"sound-name"' "$(N)/bus.log" | grep -q 'message-new-instant'
+	# never the server's expiry: -1 would be its default, 0 is never
+	grep -A40 'member=Notify$' "$(N)/bus.log" | grep -q '^   int32 0$'
+	if [ -n "${NOTIFY_SHOTS:-}" ]; then
+		mkdir -p "$NOTIFY_SHOTS"
+		import -window root "$NOTIFY_SHOTS/question.png"
+	fi
+}
+
+@test "a button press answers the question with that choice, and the notification is closed" {
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	press Deny
+	eventually answered_with deploy deny
+	eventually shown 0
+	grep -q 'member=ActionInvoked' "$(N)/bus.log"
+}
+
+@test "an answer given in a terminal closes the notification" {
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	arc-answer deploy allow >/dev/null
+	eventually shown 0
+	eventually closes 1
+}
+
+@test "a notice that is resolved, a question withdrawn or expired: closed" {
+	start_notify
+	arc-emit --key built --kind information --message Built. \
+	    --priority high | arc-apply >/dev/null
+	eventually shown 1
+	arc-emit --type resolved --key built --outcome not_needed | arc-apply >/dev/null
+	eventually shown 0
+	arc-emit --key soon --kind permission --message 'May I?' \
+	    --choice allow:Allow --choice deny:Deny --expires-in 2s | arc-apply >/dev/null
+	eventually shown 1
+	eventually shown 0
+}
+
+@test "a changed question replaces its notification in place" {
+	start_notify
+	question deploy 'May I deploy v1?' >/dev/null
+	eventually shown 1
+	id=$(grep -A1 'method return' "$(N)/bus.log" | grep -m1 -o 'uint32 [0-9]*' | cut -d' ' -f2)
+	arc-emit --type updated --key deploy --kind permission --title Deploy \
+	    --message 'May I deploy v2?' --choice allow:Allow --choice deny:Deny \
+	    --expires-in 1h | arc-apply >/dev/null
+	eventually notifies 2
+	# the second Notify names the first one's id as replaces_id
+	awk '/member=Notify$/{n++} n==2' "$(N)/bus.log" | sed -n 3p | grep -q "uint32 $id"
+	shown 1
+	grep -q 'May I deploy v2?' "$(N)/bus.log"
+}
+
+# The race a server cannot see: the person presses a button just as the
+# producer changes the question, and the press reaches arc-notify after
+# the change; the server still holds the old buttons under the same id.
+@test "a press on a replaced question is refused as stale, even with the id reused, and the current one shown" {
+	start_notify
+	question deploy 'May I deploy v1?' >/dev/null
+	eventually shown 1
+	old=$(grep -m1 -oE '"[0-9a-f]{16}/1"' "$(N)/bus.log")
+	me=$(notify_pid)
+	[ -n "$me" ]
+	kill -STOP "$me"
+	arc-emit --type updated --key deploy --kind permission --title Deploy \
+	    --message 'May I deploy v2?' --choice allow:Allow --choice deny:Deny \
+	    --expires-in 1h | arc-apply >/dev/null
+	press Allow
+	eventually grep -q 'member=ActionInvoked' "$(N)/bus.log"
+	grep -A2 'member=ActionInvoked' "$(N)/bus.log" | grep -qF "$old"
+	kill -CONT "$me"
+	# refused (here, or by arc-answer --seen under the journal's lock,
+	# whichever saw the change first), and the current question shown
+	eventually last_notify_has 'May I deploy v2?'
+	notifies 3
+	sleep 0.5
+	shown 1
+	[ "$(status_of deploy)" = pending ]
+	# (the test wrapper hands on stderr once the command has exited)
+	stop notify
+	grep -qE 'deploy: (a press on a question no longer shown was refused|the answer was refused)' \
+	    "$(N)/notify.err"
+}
+
+@test "hostile titles, messages and labels reach the server escaped; nothing secret on stderr" {
+	start_notify
+	arc-emit --key evil --kind permission --title 'T <b>&amp;</b>' \
+	    --message 'rm <i>-rf</i> & "x" <a href="http://e">y</a>' \
+	    --choice 'ok:<u>Yes</u> & go' --choice no:No --expires-in 1h | arc-apply >/dev/null
+	eventually notifies 1
+	body=$(grep -A6 'member=Notify$' "$(N)/bus.log" | sed -n '/string "rm/,/left"/p')
+	[[ "$body" == *'rm &lt;i&gt;-rf&lt;/i&gt; &amp; &quot;x&quot; &lt;a href=&quot;http://e&quot;&gt;y&lt;/a&gt;'* ]]
+	[[ "$body" == *'1) &lt;u&gt;Yes&lt;/u&gt; &amp; go'* ]]
+	[[ "$body" != *'<i>'* ]]
+	# controls and bidi overrides never reach the desktop
+	arc-emit --key evil2 --kind permission --title $'A\e[2J\u202eB' \
+	    --message $'x\u202ey\a' --choice $'ok:O\u2066K' --choice no:No \
+	    --expires-in 1h | arc-apply >/dev/null
+	eventually notifies 2
+	! grep -qP '\x1b|\x{202e}|\x{2066}|\x07' "$(N)/bus.log"
+	grep -q 'string "claude · shop: A \[2J B"' "$(N)/bus.log" ||
+	    grep -q ': A \[2J B"' "$(N)/bus.log"
+	stop notify
+	! grep -qE '[0-9a-f]{16}' "$(N)/notify.err"
+}
+
+@test "quiet hours hold all but the priorities let through (ARC_NOW)" {
+	cat >"$XDG_CONFIG_HOME/arc/notify.conf" <<-EOF
+	notify desktop question
+	quiet 22:00-07:00 except critical
+	EOF
+	export ARC_NOW=2026-12-01T23:30:00Z
+	start_notify
+	question calm 'May I?' high >/dev/null
+	sleep 1
+	notifies 0
+	question urgent 'Now!' critical >/dev/null
+	eventually notifies 1
+	grep -A40 'member=Notify$' "$(N)/bus.log" | grep -q 'Now!'
+	grep -A1 '"urgency"' "$(N)/bus.log" | grep -q 'byte 2'
+}
+
+@test "delay: a question answered within it never pops up; one left longer does" {
+	cat >"$XDG_CONFIG_HOME/arc/notify.conf" <<-EOF
+	notify desktop question delay 2s
+	EOF
+	start_notify
+	question quick >/dev/null
+	sleep 0.5
+	arc-answer quick allow >/dev/null
+	question slow >/dev/null
+	sleep 1
+	notifies 0
+	eventually notifies 1
+	grep -A40 'member=Notify$' "$(N)/bus.log" | grep -q '"x-arc-key"' 
+	grep -A45 'member=Notify$' "$(N)/bus.log" | grep -q 'string "slow"'
+}
+
+@test "a restart leaves one notification per condition, and does not bring back a settled one" {
+	start_notify
+	question one >/dev/null
+	question two >/dev/null
+	eventually shown 2
+	kill -KILL -- "-$(cat "$(N)/notify.pid")"
+	wait "$(cat "$(N)/notify.pid")" 2>/dev/null || true
+	rm -f "$(N)/notify.pid"
+	shown 2
+	arc-answer two allow >/dev/null
+	: >"$(N)/tmux.log"
+	start_notify
+	eventually closes 2
+	eventually shown 1
+	sleep 0.5
+	shown 1
+	[ "$(grep -c 'string "two"' "$(N)/bus.log")" -eq 1 ]
+}
+
+@test "TERM takes back what was shown" {
+	start_notify
+	question one >/dev/null
+	eventually shown 1
+	stop notify
+	eventually shown 0
+}
+
+@test "tmux: refresh-client -S on every change" {
+	start_notify
+	n=$(refreshes)
+	question one >/dev/null
+	eventually more_refreshes_than "$n"
+	n=$(refreshes)
+	arc-answer one allow >/dev/null
+	eventually more_refreshes_than "$n"
+}
+
+@test "the policy: defaults without a config; -n prints the rules; a bad rule is refused with its line" {
+	run arc-notify -n
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"notify desktop question"* ]]
+	[[ "$output" == *"notify desktop notice priority >= high"* ]]
+	printf 'notify desktop question agent claude delay 20s\nquiet 22:00-07:00 except high\n' \
+	    >"$XDG_CONFIG_HOME/arc/notify.conf"
+	run arc-notify -n
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'notify desktop delay 20s question agent "claude"'* ]]
+	[[ "$output" == *"quiet 22:00-07:00 except high"* ]]
+	printf 'notify desktop\nnotify pager question\n' >"$XDG_CONFIG_HOME/arc/notify.conf"
+	run arc-notify -n
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"notify.conf:2: pager: not a sink"* ]]
+}
+
+@test "a notice of high priority notifies by default; a normal one does not" {
+	start_notify
+	arc-emit --key fyi --kind information --message 'FYI' | arc-apply >/dev/null
+	arc-emit --key done --kind completion --message 'Done.' --priority high |
+	    arc-apply >/dev/null
+	eventually notifies 1
+	grep -A45 'member=Notify$' "$(N)/bus.log" | grep -q 'string "done"'
+	grep -A1 '"sound-name"' "$(N)/bus.log" | grep -q '"complete"'
+}
+
+@test "exec sink: the condition on stdin, and a line when taken back" {
+	cat >"$XDG_CONFIG_HOME/arc/notify.conf" <<-EOF
+	notify exec question run cat >>$(N)/exec.log
+	EOF
+	start_notify
+	question one >/dev/null
+	eventually grep -q '"change":"deliver","key":"one"' "$(N)/exec.log"
+	arc-answer one allow >/dev/null
+	eventually grep -q '"change":"taken_back","key":"one"' "$(N)/exec.log"
+	notifies 0
+}

@@ -130,6 +130,11 @@ check-sanitize: deps-sanitize
 	done
 	@clang $(SANFLAGS) -o san/arc $(addprefix san/,$(OBJS)) $(LDLIBS)
 	@for c in $(COMMANDS); do ln -f san/arc san/$$c; done
+	@for f in $(NOTIFY_OBJS:.o=.c); do \
+	    clang $(WARN) $(SANFLAGS) $(CPPFLAGS) -c $$f -o san/$${f%.c}.o || exit 1; \
+	done
+	@clang $(SANFLAGS) -o san/arc-notify $(addprefix san/,$(NOTIFY_OBJS)) \
+	    $(addprefix san/,$(LIBOBJS)) $(LDLIBS) $(NOTIFY_LIBS)
 	@ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    ARC_BIN=$(CURDIR)/san t/run-tests

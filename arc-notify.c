@@ -1016,10 +1016,13 @@ main(int argc, char *argv[])
 	}
 	if (!arc_now_init())
 		errx(EXIT_USAGE, "ARC_NOW: not an RFC 3339 instant");
-	if (!conf_load(&nt.conf, config))
+	if (!conf_load(&nt.conf, config)) {
+		conf_free(&nt.conf);
 		return EXIT_USAGE;
+	}
 	if (check) {
 		conf_print(&nt.conf, stdout);
+		conf_free(&nt.conf);
 		return 0;
 	}
 	memset(&sa, 0, sizeof(sa));
@@ -1053,5 +1056,10 @@ main(int argc, char *argv[])
 	while (waitpid(nt.child, &st, 0) == -1 && errno == EINTR)
 		;
 	sd_bus_flush_close_unref(nt.bus);
+	while (nt.nc > 0)
+		cond_drop(&nt, nt.c[nt.nc - 1]);
+	free(nt.c);
+	free(nt.statefile);
+	conf_free(&nt.conf);
 	return quit ? 0 : EXIT_SYSTEM;
 }

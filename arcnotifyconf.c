@@ -252,6 +252,24 @@ static const char defaults[] =
     "notify desktop notice priority >= high\n"
     "notify tmux\n";
 
+void
+conf_free(struct conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nrules; i++) {
+		free(c->rules[i].sound);
+		free(c->rules[i].kind);
+		free(c->rules[i].agent);
+		free(c->rules[i].project);
+		free(c->rules[i].command);
+	}
+	free(c->rules);
+	free(c->quiet);
+	free(c->path);
+	memset(c, 0, sizeof(*c));
+}
+
 bool
 conf_load(struct conf *c, const char *path)
 {

@@ -45,6 +45,7 @@ struct conf_subject {
 
 /* The file given, else $XDG_CONFIG_HOME/arc/notify.conf, else defaults. */
 bool		 conf_load(struct conf *, const char *path);
+void		 conf_free(struct conf *);
 bool		 conf_parse(struct conf *, FILE *, const char *name);
 /* The last rule for the sink that matches, if it notifies; else NULL. */
 const struct rule *conf_match(const struct conf *, const struct conf_subject *,

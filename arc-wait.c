@@ -78,7 +78,7 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 	char		*path, *base = NULL;
 	int64_t		 give_up = -1, wait_ms;
 	int		 fd = -1, status;
-	bool		 watched = false;
+	bool		 watched = false, looked_again = false;
 
 	if (timeout >= 0)
 		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
@@ -130,7 +130,17 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 				break;
 			case MARKED:
 				continue;
-			case NOT_MARKED:	/* expired as it stands */
+			case NOT_MARKED:
+				/*
+				 * Settled meanwhile (answered, expired or
+				 * replaced by another): look again.  The one
+				 * judge agrees with itself, so a second time
+				 * means the record itself is stale.
+				 */
+				if (!looked_again) {
+					looked_again = true;
+					continue;
+				}
 				print_interaction(&arena, qn.text);
 				status = EXIT_REJECTED;
 				break;

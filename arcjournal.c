@@ -1013,6 +1013,8 @@ journal_append(struct journal *j)
 	if (j->offset == 0) {	/* an empty file: the header first */
 		log_header(&h, 0);
 		j->version = 2;
+		j->first_seq = 0;
+		j->check_seq = true;	/* others' records follow ours */
 	}
 	if (lseek(j->fd, (off_t)start, SEEK_SET) == -1 ||
 	    !write_all(j->fd, h.p, h.len) ||
@@ -1329,8 +1331,7 @@ compact_locked(struct journal *j, const char *now)
 	}
 	ok = sync_parent(j->path);
 	remove_checkpoint(j);
-	if (j->nospace_at > 0 || !j->nospace_known)
-		nospace_scan(j, true);	/* it fits now */
+	nospace_scan(j, true);	/* it fits now: no mark stands */
 	/*
 	 * Closing the old file releases its lock: processes waiting on it
 	 * find it renamed over, and reopen the new one.
@@ -1459,8 +1460,7 @@ compaction_due(struct journal *j, const char *now)
 	j->checked_size = size;
 	if (size <= 2 * live)
 		return false;
-	if (!j->nospace_known)
-		nospace_scan(j, false);
+	nospace_scan(j, false);	/* another writer's mark counts too */
 	return j->nospace_at == 0 || size >= j->nospace_at + j->nospace_at / 4;
 }
 

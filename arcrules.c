@@ -838,6 +838,12 @@ rules_mirror(struct arena *a, const struct jval *v, const struct current *cur,
 	memset(ch, 0, sizeof(*ch));
 	*changed = false;
 	ch->route = route;
+	/* A condition of this host is never a mirror's to change. */
+	if (c != NULL && c->route == NULL) {
+		*why = "/notification/key: a condition of this host, not of a "
+		    "mirror; not mirrored";
+		return ARC_INVALID;
+	}
 	if (removed != NULL && removed->type == J_TRUE) {
 		const struct jval *key = json_get(v, "key");
 		if (key == NULL || key->type != J_STRING) {

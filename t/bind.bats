@@ -307,3 +307,19 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 	run --separate-stderr apply --netstrings -0 </dev/null
 	[ "$status" -eq 2 ]
 }
+
+@test "a mirror line never takes over a condition of this host: refused, the local question and its answers untouched" {
+	apply <<<"$(created deploy)" >/dev/null
+	arc-status --show deploy --json | jq -c '{notification, interaction}' >"$BATS_TEST_TMPDIR/m"
+	local before; before=$(cksum <"$ARC_JOURNAL")
+	run --separate-stderr apply --mirror --route "cat >$BATS_TEST_TMPDIR/routed" "$BATS_TEST_TMPDIR/m"
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .error.code] | join("|")')" = "400|invalid" ]
+	run --separate-stderr apply --mirror <<<'{"key":"deploy","removed":true}'
+	[ "$status" -eq 1 ]
+	[ "$(cksum <"$ARC_JOURNAL")" = "$before" ]
+	ARC_NOW=$T0 run --separate-stderr arc-answer deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.status)" = answered ]
+	[ ! -e "$BATS_TEST_TMPDIR/routed" ]
+}

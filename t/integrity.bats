@@ -138,30 +138,6 @@ journal() {
 	[ -z "$(ls -A "$BATS_TEST_TMPDIR/open")" ]
 }
 
-@test "journal.status as a FIFO, a link to /dev/zero, forged or malformed: arc-status tells the truth, at once" {
-	{ created q; information n; created r; } | apply >/dev/null
-	local truth c
-	truth=$(ARC_NOW=$T0 arc-status; ARC_NOW=$T0 arc-status --json; ARC_NOW=$T0 arc-status --list)
-	[ -n "$truth" ]
-	local cache="$ARC_JOURNAL.status"
-	for c in fifo zero forged malformed binary long; do
-		rm -f "$cache"
-		case $c in
-		fifo)	mkfifo -m 600 "$cache" ;;
-		zero)	ln -s /dev/zero "$cache" ;;
-		forged)	printf '{"pending":99,"active":99,"by_priority":{"critical":99}}\n99\t99\tcritical\n' >"$cache" ;;
-		malformed) printf '\t\t\t\n%%s%%n\n-1\t\n\n99999999999999999999999\tx\n' >"$cache" ;;
-		binary)	head -c 4096 /dev/urandom >"$cache" ;;
-		long)	head -c 1000000 /dev/zero | tr '\0' 7 >"$cache" ;;
-		esac
-		run --separate-stderr timeout 5 bash -c "ARC_NOW=$T0 arc-status; ARC_NOW=$T0 arc-status --json; ARC_NOW=$T0 arc-status --list"
-		[ "$status" -eq 0 ] || { echo "$c: exit $status: $stderr"; return 1; }
-		[ "$output" = "$truth" ] || { echo "$c: $output"; return 1; }
-		ARC_NOW=$T0 run --separate-stderr timeout 5 arc-apply </dev/null
-		[ "$status" -eq 0 ] || { echo "$c: a writer exits $status: $stderr"; return 1; }
-	done
-}
-
 @test "a compaction killed before its rename leaves a temporary that the next writer or compaction removes" {
 	{ created q; information n; } | apply >/dev/null
 	local dir; dir=$(dirname "$ARC_JOURNAL")

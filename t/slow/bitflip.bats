@@ -4,7 +4,7 @@
 # with its byte offset, or cut as a damaged final record) or provably
 # harmless (the compacted state is byte for byte the unflipped one's);
 # every deleted record but the last is refused (t/powerloss/flip.c).
-# t/integrity.bats runs the same on 1 bit in 13 and the newlines.
+# t/journal.bats runs the same on 1 bit in 13 and the newlines.
 load ../helper
 
 setup_file() {

@@ -4,17 +4,24 @@ bats_require_minimum_version 1.5.0
 export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
 FIXTURES="$BATS_TEST_DIRNAME/fixtures"
 
-setup() {
+# arc_setup: what every test starts from: a journal of its own, the real
+# clock.  A file with a setup() of its own calls it first.
+arc_setup() {
 	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
 	unset ARC_NOW
 }
 
-# Every nonce and digest a test saw (journals, outputs), for zz-secrets.
-teardown() {
+# arc_teardown: every nonce and digest the test saw (journals, outputs)
+# goes to the log that t/zz-secrets.bats reads.  A file with a teardown()
+# of its own calls it last (t/suite.bats checks that each one does).
+arc_teardown() {
 	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
 	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
 	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
 }
+
+setup() { arc_setup; }
+teardown() { arc_teardown; }
 
 # accepts NAME: the fixture is valid and passes through byte for byte.
 accepts() {

@@ -14,8 +14,8 @@ SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10	# the Claude Code fixtures' session
 CX=0199a213-81c0-7800-8aa1-bbab2a035a53	# the Codex fixtures' session
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
-	unset ARC_NOW ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT
+	arc_setup
+	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT
 	# Every result line arc-apply prints, for the adapters too.
 	APPLIED="$BATS_TEST_TMPDIR/applied"
 	mkdir -p "$BATS_TEST_TMPDIR/shim"
@@ -27,11 +27,10 @@ setup() {
 }
 
 # An adapter a failed test left waiting is stopped (by its pid).
-eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
 teardown() {
 	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
 	for p in ${hookpids:-}; do kill "$p" 2>/dev/null || :; done
-	helper_teardown
+	arc_teardown
 }
 
 # hook [ADAPTER] DIR/NAME: runs an adapter on a fixture, like `run`.

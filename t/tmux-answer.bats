@@ -9,12 +9,11 @@
 load helper
 
 TOP="$BATS_TEST_DIRNAME/.."
-eval "helper_$(declare -f teardown)"
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	arc_setup
 	export LANG=C.UTF-8
-	unset ARC_NOW TMUX TMUX_PANE
+	unset TMUX TMUX_PANE
 	SOCK="arc-answer-$$-$BATS_TEST_NUMBER"
 	OUTER="arc-answer-outer-$$-$BATS_TEST_NUMBER"
 	tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
@@ -27,7 +26,7 @@ setup() {
 teardown() {
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
 	tmux -L "$OUTER" kill-server 2>/dev/null || true
-	helper_teardown
+	arc_teardown
 }
 
 # send_line TEXT: types a line into the pane, and Enter.

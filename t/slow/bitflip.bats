@@ -15,7 +15,7 @@ setup_file() {
 
 teardown() {
 	mountpoint -q "$BATS_TEST_TMPDIR/mnt" 2>/dev/null && umount "$BATS_TEST_TMPDIR/mnt"
-	return 0
+	arc_teardown
 }
 
 @test "every single-bit flip of a journal of five kinds of record: detected or harmless" {

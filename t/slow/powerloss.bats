@@ -21,7 +21,7 @@ setup_file() {
 
 teardown() {
 	mountpoint -q "$BATS_TEST_TMPDIR/mnt" 2>/dev/null && umount "$BATS_TEST_TMPDIR/mnt"
-	return 0
+	arc_teardown
 }
 
 # powerloss [--drop-syncs] WORKLOAD...: on a tmpfs of its own (the checks

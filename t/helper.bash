@@ -1,8 +1,11 @@
 # Shared by the bats files: where the commands and fixtures are, and
-# assertions that read like the rules they check.
-bats_require_minimum_version 1.5.0
-export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
-FIXTURES="$BATS_TEST_DIRNAME/fixtures"
+# assertions that read like the rules they check.  (bench/mqtt sources it
+# too, outside bats, for eventually.)
+if [ -n "${BATS_TEST_DIRNAME:-}" ]; then
+	bats_require_minimum_version 1.5.0
+	export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
+	FIXTURES="$BATS_TEST_DIRNAME/fixtures"
+fi
 
 # arc_setup: what every test starts from: a journal of its own, the real
 # clock.  A file with a setup() of its own calls it first.
@@ -22,6 +25,23 @@ arc_teardown() {
 
 setup() { arc_setup; }
 teardown() { arc_teardown; }
+
+# eventually CMD...: true once CMD is, trying for up to 20 seconds.
+eventually() {
+	local i
+	for i in $(seq 200); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	echo "never came true: $*" >&2
+	return 1
+}
+
+# on_tty INPUT COMMAND: runs COMMAND with a terminal on both ends (script(1)),
+# INPUT typed into it; the terminal's output in $output.
+on_tty() {
+	run bash -c 'printf "$1" | script -qec "$2" /dev/null' _ "$1" "$2"
+}
 
 # accepts NAME: the fixture is valid and passes through byte for byte.
 accepts() {

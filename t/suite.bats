@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The test tree's own rules (t/README): every file keeps the setup and
 # teardown that helper.bash gives, so that none drops out of the secrets
-# check (t/zz-secrets.bats reads what arc_teardown collects).
+# check (t/zz-secrets.bats reads what arc_teardown collects); and a
+# helper's name means one thing across the tree.
 load helper
 
 T="$BATS_TEST_DIRNAME"
@@ -30,4 +31,13 @@ own() {
 		    { echo "${f#"$T"/}: call arc_setup or arc_teardown instead"; return 1; }
 	done
 	[ "$n" -gt 0 ]	# (it finds the files that have their own)
+}
+
+@test "one name means one thing: no helper function is defined in two files of the tree" {
+	local defs dup
+	defs=$(grep -oE '^[A-Za-z_][A-Za-z0-9_]*\(\)' "$T"/*.bats "$T"/slow/*.bats \
+	    "$T"/*.bash "$T"/mqtt/lib.bash | sort -u)
+	dup=$(sed 's/^.*://' <<<"$defs" | sort | uniq -d |
+	    grep -vxE '(setup|teardown|setup_file|teardown_file)\(\)' || true)
+	[ -z "$dup" ] || { echo "defined in more than one file:"; grep -F "$dup" <<<"$defs"; false; }
 }

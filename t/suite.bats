@@ -41,3 +41,13 @@ own() {
 	    grep -vxE '(setup|teardown|setup_file|teardown_file)\(\)' || true)
 	[ -z "$dup" ] || { echo "defined in more than one file:"; grep -F "$dup" <<<"$defs"; false; }
 }
+
+@test "no test compiles a helper of its own: the Makefile builds them (make test-helpers)" {
+	run grep -nE '(^|[;&|(]|then|do)[[:space:]]*(cc|gcc|clang|\$CC|\$\{CC\})[[:space:]]' \
+	    "$T"/*.bats "$T"/slow/*.bats "$T"/*.bash
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	local h
+	for h in $(make -s -C "$T/.." -p -n test-helpers 2>/dev/null | sed -n 's/^TEST_HELPERS = //p'); do
+		[ -e "$T/../$h" ] || { echo "$h was not built"; false; }
+	done
+}

@@ -84,8 +84,21 @@ deps-demo deps-check deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
 	        --no-install-recommends $$missing >/dev/null; \
 	fi
 
-check: deps-check all
+check: deps-check all test-helpers
 	@t/run-tests
+
+# The C helpers of the test suite, with the project's warnings: the
+# power-loss shim (LD_PRELOAD) and the bit flipper.  t/run-tests builds
+# them too (make test-helpers) when they are missing or older than their
+# source.
+TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip
+test-helpers: $(TEST_HELPERS)
+
+t/powerloss/shim.so: t/powerloss/shim.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/powerloss/shim.c -ldl
+
+t/powerloss/flip: t/powerloss/flip.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ t/powerloss/flip.c
 
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7) $(MAN8)
@@ -114,7 +127,7 @@ bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
 # Crashes, full disks and races: slower, and root for its mounts.
-check-slow: deps-slow all
+check-slow: deps-slow all test-helpers
 	@ARC_NO_WRAP=1 t/run-tests t/slow/*.bats
 
 check-valgrind: deps-valgrind all
@@ -123,7 +136,7 @@ check-valgrind: deps-valgrind all
 # The whole suite against an ASan+UBSan build of every command.
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
-check-sanitize: deps-sanitize
+check-sanitize: deps-sanitize test-helpers
 	@mkdir -p san
 	@for f in $(OBJS:.o=.c); do \
 	    clang $(WARN) $(SANFLAGS) $(CPPFLAGS) -c $$f -o san/$${f%.c}.o || exit 1; \
@@ -183,8 +196,10 @@ install: all
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf arc arc-notify $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus
+	rm -rf arc arc-notify $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
+	    $(TEST_HELPERS)
 
 .PHONY: all deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
 	deps-fuzz deps-bench check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
+	test-helpers \
 	install clean

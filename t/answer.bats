@@ -71,12 +71,6 @@ setup_question() {
 	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 7 ]
 }
 
-# on_tty INPUT COMMAND: runs COMMAND with a terminal on both ends (script(1)),
-# INPUT typed into it; the terminal's output in $output.
-on_tty() {
-	run bash -c 'printf "$1" | script -qec "$2" /dev/null' _ "$1" "$2"
-}
-
 @test "asks on a terminal: shows title, prompt, choices with details, then applies and says so in words" {
 	ARC_NOW=2026-08-26T01:16:00Z arc-apply <<<"$(created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
 	on_tty '2\n' 'arc-answer deploy'

@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # arc-apply: the condition lifecycle, the six answer rules in their order,
-# idempotency, and a journal that never loses an acknowledged event.
+# idempotency, result lines and exit status, and --mirror.  The journal's
+# own rules (arc-journal(5)) are in t/journal.bats.
 load helper
+
+T0=2026-08-26T01:16:00Z
 
 @test "created with a new key opens a condition: 201, active, pending question" {
 	run --separate-stderr apply <<<"$(created deploy)"
@@ -465,14 +468,6 @@ load helper
 	[[ "$stderr" == *"-:1: /request/message: missing required member"* ]]
 }
 
-@test "journal: created 0600 in folders created 0700, even under umask 000" {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/deep/er/journal"
-	(umask 000; apply <<<"$(created a)" >/dev/null)
-	[ "$(stat -c %a "$ARC_JOURNAL")" = 600 ]
-	[ "$(stat -c %a "$BATS_TEST_TMPDIR/deep")" = 700 ]
-	[ "$(stat -c %a "$BATS_TEST_TMPDIR/deep/er")" = 700 ]
-}
-
 @test "journal: -j, then ARC_JOURNAL, then XDG_STATE_HOME, then HOME" {
 	apply -j "$BATS_TEST_TMPDIR/j1" <<<"$(created a)" >/dev/null
 	[ -s "$BATS_TEST_TMPDIR/j1" ]
@@ -483,154 +478,10 @@ load helper
 	[ -s "$BATS_TEST_TMPDIR/home/.local/state/arc/journal" ]
 }
 
-@test "journal: append-only NDJSON that jq reads, one record per accepted change" {
-	{ created a; created b; resolved a; updated zzz; } | apply >/dev/null 2>&1 || true
-	[ "$(head -1 "$ARC_JOURNAL" | jq -c '{arc_journal, seq}')" = '{"arc_journal":2,"seq":0}' ]
-	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -sc 'map(.event.type)')" = '["request.created","request.created","request.resolved"]' ]
-	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -sc 'map(.seq)')" = '[1,2,3]' ]
-}
-
-@test "the whole state is rebuilt from the journal when a process starts" {
-	local q; q=$(apply <<<"$(created deploy)")
-	# a second process, knowing nothing but the journal, applies the answer
-	run --separate-stderr apply <<<"$(answer deploy "$q" allow)"
-	[ "$(field .status)" = 200 ]
-	run --separate-stderr apply <<<"$(answer deploy "$q" deny)"
-	[ "$(field .error.code)" = conflict ]
-}
-
-@test "a result line is printed only after its record is fsync'd" {
-	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
-	created a >"$BATS_TEST_TMPDIR/in"
-	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync,write -o "$BATS_TEST_TMPDIR/trace" \
-	    "$ARC_BIN/arc-apply" "$BATS_TEST_TMPDIR/in" >/dev/null
-	local sync out
-	# the last sync (the record's; a new journal's header has its own before)
-	sync=$(grep -n 'fdatasync(' "$BATS_TEST_TMPDIR/trace" | tail -1 | cut -d: -f1)
-	out=$(grep -n 'write(1,' "$BATS_TEST_TMPDIR/trace" | head -1 | cut -d: -f1)
-	[ -n "$sync" ] && [ -n "$out" ] && [ "$sync" -lt "$out" ]
-}
-
-@test "group commit: events read together share one fsync; --batch 1 syncs each" {
-	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
-	for i in $(seq 50); do created "k$i"; done >"$BATS_TEST_TMPDIR/in"
-	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t1" \
-	    "$ARC_BIN/arc-apply" -j "$BATS_TEST_TMPDIR/j1" "$BATS_TEST_TMPDIR/in" >/dev/null
-	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t2" \
-	    "$ARC_BIN/arc-apply" --batch 1 -j "$BATS_TEST_TMPDIR/j2" "$BATS_TEST_TMPDIR/in" >/dev/null
-	# both create their journal alike (a synced header); then one sync
-	# for the 50 events read together, or one for each
-	local one each
-	one=$(grep -c 'fdatasync(' "$BATS_TEST_TMPDIR/t1")
-	each=$(grep -c 'fdatasync(' "$BATS_TEST_TMPDIR/t2")
-	[ "$one" -le 2 ]
-	[ $((each - one)) -eq 49 ]
-}
-
-@test "a torn final record is dropped, with a warning, under the lock" {
-	apply <<<"$(created a)" >/dev/null
-	local good; good=$(wc -c <"$ARC_JOURNAL")
-	printf '{"seq":2,"at":"2026-08-26T01:16:00Z","notifi' >>"$ARC_JOURNAL"
-	run --separate-stderr apply <<<"$(created b)"
-	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"dropping a torn final record at byte $good"* ]]
-	[ "$(field .status)" = 201 ]
-	tail -n +2 "$ARC_JOURNAL" | jq -e . >/dev/null
-	[ "$(wc -l <"$ARC_JOURNAL")" -eq 3 ]
-}
-
-@test "a damaged record in the middle stops the command with exit 3 and its byte offset" {
-	{ created a; created b; } | apply >/dev/null
-	local at; at=$(head -1 "$ARC_JOURNAL" | wc -c)
-	sed -i '2s/"seq":1/"seq":1,,/' "$ARC_JOURNAL"
-	local sum; sum=$(sha256sum <"$ARC_JOURNAL")
-	run --separate-stderr apply <<<"$(created c)"
-	[ "$status" -eq 3 ]
-	[[ "$stderr" == *"damaged record at byte $at"* ]]
-	[ -z "$output" ]
-	[ "$(sha256sum <"$ARC_JOURNAL")" = "$sum" ]
-}
-
-@test "a file that is not an arc journal is refused with exit 3" {
-	mkdir -p "$(dirname "$ARC_JOURNAL")"
-	echo '{"some":"json"}' >"$ARC_JOURNAL.other"
-	run --separate-stderr apply -j "$ARC_JOURNAL.other" <<<"$(created a)"
-	[ "$status" -eq 3 ]
-	[[ "$stderr" == *"not an arc journal"* ]]
-}
-
 @test "a journal that cannot be created is a system failure: exit 3, nothing printed" {
 	run --separate-stderr apply -j /proc/version/journal <<<"$(created a)"
 	[ "$status" -eq 3 ]
 	[ -z "$output" ]
-}
-
-@test "two processes racing to answer one question: exactly one wins" {
-	local q; q=$(apply <<<"$(created deploy)")
-	local i
-	for i in 1 2 3 4; do
-		(answer deploy "$q" allow | apply >"$BATS_TEST_TMPDIR/out$i" 2>/dev/null) &
-	done
-	wait
-	[ "$(cat "$BATS_TEST_TMPDIR"/out* | jq -s 'map(select(.status == 200)) | length')" -eq 1 ]
-	[ "$(cat "$BATS_TEST_TMPDIR"/out* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 3 ]
-}
-
-@test "several writers on one journal: nothing lost, nothing duplicated" {
-	local w i
-	for w in 1 2 3 4; do
-		for i in $(seq 100); do created "w$w-$i"; done >"$BATS_TEST_TMPDIR/in$w"
-	done
-	for w in 1 2 3 4; do apply --batch 7 "$BATS_TEST_TMPDIR/in$w" >/dev/null & done
-	wait
-	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -s 'map(.notification.key) | unique | length')" -eq 400 ]
-	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -s 'map(.seq) | . == [range(1; 401)]')" = true ]
-	run arc-status --json
-	[ "$(field .active)" -eq 400 ]
-}
-
-@test "--compact keeps the state and shrinks the journal; mode stays 0600" {
-	local q; q=$(apply <<<"$(created a)")
-	{ for i in $(seq 20); do updated a ".request.message = \"m$i\""; done; created b; resolved b; } | apply >/dev/null
-	local before; before=$(arc-status --list)
-	local size; size=$(wc -c <"$ARC_JOURNAL")
-	ARC_NOW=2026-08-26T01:16:00Z run --separate-stderr arc-apply --compact
-	[ "$status" -eq 0 ]
-	[ "$(wc -c <"$ARC_JOURNAL")" -lt "$size" ]
-	[ "$(stat -c %a "$ARC_JOURNAL")" = 600 ]
-	[ "$(arc-status --list)" = "$before" ]
-	# the current question is still answerable, with its digest and nonce
-	q=$(apply <<<"$(updated a '.request.message = "m20"')")
-	[ "$(field .replayed "$q")" = null ]
-	run --separate-stderr apply <<<"$(answer a "$q" allow)"
-	[ "$(field .status)" = 200 ]
-}
-
-@test "--compact keeps event ids inside the idempotency window, forgets older ones" {
-	local ev; ev=$(created a)
-	apply <<<"$ev" >/dev/null
-	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact
-	run --separate-stderr apply <<<"$ev"
-	[ "$(field .replayed)" = true ]
-	ARC_NOW=2026-09-30T00:00:00Z arc-apply --compact --window 7d --retain 100d
-	run --separate-stderr apply <<<"$ev"
-	[ "$(field .replayed)" = null ]
-	[ "$(field .status)" = 200 ]
-}
-
-@test "--compact while other processes append: no record lost" {
-	local w i
-	for w in 1 2; do
-		for i in $(seq 150); do created "w$w-$i"; done >"$BATS_TEST_TMPDIR/in$w"
-	done
-	apply --batch 3 "$BATS_TEST_TMPDIR/in1" >/dev/null &
-	apply --batch 5 "$BATS_TEST_TMPDIR/in2" >/dev/null &
-	for i in $(seq 15); do ARC_NOW=2026-08-26T01:16:00Z arc-apply --compact; done
-	wait
-	run arc-status --json
-	[ "$(field .active)" -eq 300 ]
-	run arc-status --list
-	[ "$(cut -f1 <<<"$output" | sort -u | wc -l)" -eq 300 ]
 }
 
 @test "exit status: 0 when all went through, 1 when any was rejected" {
@@ -663,4 +514,34 @@ load helper
 	  answer deploy "$q" deny; } | apply 2>"$BATS_TEST_TMPDIR/err" >/dev/null || true
 	[ -s "$BATS_TEST_TMPDIR/err" ]
 	! grep -E "SECRET|$nonce|$digest|eeeeeeee" "$BATS_TEST_TMPDIR/err"
+}
+
+@test "a mirror: another host's conditions, as it prints them, with their nonce and digest" {
+	local host="$BATS_TEST_TMPDIR/host" r
+	r=$(apply -j "$host" <<<"$(created deploy)")
+	jq -c '{notification, interaction}' <<<"$r" | apply -j "$ARC_JOURNAL" --mirror >/dev/null
+	ARC_NOW=$T0 run arc-status --json
+	[ "$(field .pending)" -eq 1 ]
+	# an answer built from the mirror is accepted by the host
+	ARC_NOW=$T0 arc-answer --emit deploy allow | apply -j "$host" >"$BATS_TEST_TMPDIR/res"
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/res")" = 200 ]
+	# the host's new state replaces the mirrored one; removal resolves it
+	jq -c '{notification, interaction}' "$BATS_TEST_TMPDIR/res" | apply --mirror >/dev/null
+	[ "$(ARC_NOW=$T0 arc-status --json | jq .pending)" -eq 0 ]
+	apply --mirror <<<'{"key":"deploy","removed":true}' >/dev/null
+	[ "$(ARC_NOW=$T0 arc-status --json | jq .active)" -eq 0 ]
+	# what is not a condition is refused, naming the line
+	run --separate-stderr apply --mirror <<<'{"notification":{"key":"x"}}'
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"-:1: x: /notification"* ]]
+}
+
+@test "a mirror records a condition once, however often the broker redelivers it" {
+	local host="$BATS_TEST_TMPDIR/host" cond
+	cond=$(apply -j "$host" <<<"$(created deploy)" | jq -c '{notification, interaction}')
+	for i in 1 2 3; do echo "$cond"; done | apply --mirror >/dev/null
+	[ "$(tail -n +2 "$ARC_JOURNAL" | wc -l)" -eq 1 ]
+	apply -j "$host" <<<"$(updated deploy '.request.message = "Now?"')" |
+	    jq -c '{notification, interaction}' | apply --mirror >/dev/null
+	[ "$(tail -n +2 "$ARC_JOURNAL" | wc -l)" -eq 2 ]
 }

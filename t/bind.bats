@@ -55,11 +55,6 @@ tag_of() {	# KEY: the tag --show prints
 
 # ---- keys by a part ----
 
-# on_tty INPUT COMMAND: COMMAND with a terminal on both ends (script(1)).
-on_tty() {
-	run bash -c 'printf "$1" | script -qec "$2" /dev/null' _ "$1" "$2"
-}
-
 @test "a person's key by an unambiguous part of it, its beginning or its end; a script names keys whole" {
 	local k1=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:9f2c61aa04d3b7e2
 	local k2=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:47d1ce0b8a6f5e10

@@ -5,8 +5,9 @@ load helper
 
 F() { echo "$BATS_TEST_TMPDIR/follow"; }
 
-# A question (allow/deny) under KEY on the real clock, expiring in DURATION.
-question() {
+# emit_question KEY [MESSAGE] [DURATION]: the event of a question
+# (allow/deny) under KEY on the real clock, expiring in DURATION.
+emit_question() {
 	arc-emit --key "$1" --kind permission --message "${2:-May I deploy?}" \
 	    --choice allow:Allow --choice deny:Deny --expires-in "${3:-1h}"
 }
@@ -14,16 +15,6 @@ notice() {
 	arc-emit --key "$1" --kind information --message "${2:-Built.}"
 }
 
-# eventually CMD...: true once CMD is, trying for up to 20 seconds.
-eventually() {
-	local i
-	for i in $(seq 200); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	echo "never came true: $*"
-	return 1
-}
 has_line() { # CHANGE KEY
 	jq -e --arg c "$1" --arg k "$2" 'select(.change == $c and .key == $k)' \
 	    "$(F)" >/dev/null 2>&1
@@ -45,9 +36,7 @@ stop_follow() {
 }
 teardown() {
 	stop_follow
-	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
-	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
-	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
+	arc_teardown
 }
 
 # The changes seen after the current state, as "change key" lines.
@@ -57,11 +46,11 @@ changes() {
 }
 
 @test "first the active conditions, in key order, as records with nonce and digest; then synced" {
-	question b-question >"$BATS_TEST_TMPDIR/created"
+	emit_question b-question >"$BATS_TEST_TMPDIR/created"
 	arc-apply <"$BATS_TEST_TMPDIR/created" >"$BATS_TEST_TMPDIR/result"
 	notice a-notice | arc-apply >/dev/null
 	{ notice gone; arc-emit --type resolved --key gone; } | arc-apply >/dev/null
-	question answered | arc-apply >/dev/null
+	emit_question answered | arc-apply >/dev/null
 	arc-answer answered allow >/dev/null
 	start_follow
 	run jq -r '"\(.change) \(.key)"' "$(F)"
@@ -77,7 +66,7 @@ synced null" ]
 
 @test "one line per change: opened, updated, answered, resolved; nothing for a refused answer or a replay" {
 	start_follow
-	question deploy | arc-apply >/dev/null
+	emit_question deploy | arc-apply >/dev/null
 	eventually has_line opened deploy
 	arc-emit --type updated --key deploy --kind permission \
 	    --message "May I deploy to production?" --choice allow:Allow \
@@ -126,7 +115,7 @@ removed by-retention" ]
 }
 
 @test "expired: reported when the deadline passes, with no record written; a waiter's record of it adds nothing" {
-	question soon "May I?" 2s | arc-apply >/dev/null
+	emit_question soon "May I?" 2s | arc-apply >/dev/null
 	start_follow
 	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/before"
 	eventually has_line expired soon
@@ -145,8 +134,8 @@ opened after" ]
 }
 
 @test "compaction moves every record and reports nothing; changes after it are reported" {
-	question one | arc-apply >/dev/null
-	question two | arc-apply >/dev/null
+	emit_question one | arc-apply >/dev/null
+	emit_question two | arc-apply >/dev/null
 	{ notice old; arc-emit --type resolved --key old; } | arc-apply >/dev/null
 	start_follow
 	ls -i "$ARC_JOURNAL" >"$BATS_TEST_TMPDIR/inode"
@@ -156,7 +145,7 @@ opened after" ]
 	arc-answer two deny >/dev/null
 	eventually has_line answered two
 	arc-apply --compact
-	question three | arc-apply >/dev/null
+	emit_question three | arc-apply >/dev/null
 	eventually has_line opened three
 	run changes
 	[ "$output" = "answered two
@@ -168,12 +157,12 @@ opened three" ]
 	start_follow
 	[ -d "$BATS_TEST_TMPDIR/new/state" ]
 	[ ! -e "$ARC_JOURNAL" ]
-	question first | arc-apply >/dev/null
+	emit_question first | arc-apply >/dev/null
 	eventually has_line opened first
 }
 
 @test "idle: neighbours of the journal cost next to nothing" {
-	question deploy | arc-apply >/dev/null
+	emit_question deploy | arc-apply >/dev/null
 	# 300 writes beside the journal while following, for about 1.5 s
 	/usr/bin/time -f '%U %S' -o "$BATS_TEST_TMPDIR/cpu" \
 	    arc-status --follow | {
@@ -190,7 +179,7 @@ opened three" ]
 }
 
 @test "idle: asleep in poll, the journal read once, until something changes" {
-	question deploy | arc-apply >/dev/null
+	emit_question deploy | arc-apply >/dev/null
 	strace -f -qq -e trace=poll,ppoll,flock -o "$BATS_TEST_TMPDIR/trace" \
 	    arc-status --follow | { read -r current; read -r synced; sleep 2; }
 	cat "$BATS_TEST_TMPDIR/trace"
@@ -199,7 +188,7 @@ opened three" ]
 }
 
 @test "it ends when the reader of its output goes away" {
-	question deploy | arc-apply >/dev/null
+	emit_question deploy | arc-apply >/dev/null
 	run timeout 20 bash -c 'arc-status --follow | head -n 1'
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .change <<<"$output")" = current ]

@@ -1,19 +1,46 @@
 # Shared by the bats files: where the commands and fixtures are, and
-# assertions that read like the rules they check.
-bats_require_minimum_version 1.5.0
-export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
-FIXTURES="$BATS_TEST_DIRNAME/fixtures"
+# assertions that read like the rules they check.  (bench/mqtt sources it
+# too, outside bats, for eventually.)
+if [ -n "${BATS_TEST_DIRNAME:-}" ]; then
+	bats_require_minimum_version 1.5.0
+	export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
+	FIXTURES="$BATS_TEST_DIRNAME/fixtures"
+fi
 
-setup() {
+# arc_setup: what every test starts from: a journal of its own, the real
+# clock.  A file with a setup() of its own calls it first.
+arc_setup() {
 	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
 	unset ARC_NOW
 }
 
-# Every nonce and digest a test saw (journals, outputs), for zz-secrets.
-teardown() {
+# arc_teardown: every nonce and digest the test saw (journals, outputs)
+# goes to the log that t/zz-secrets.bats reads.  A file with a teardown()
+# of its own calls it last (t/suite.bats checks that each one does).
+arc_teardown() {
 	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
 	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
 	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
+}
+
+setup() { arc_setup; }
+teardown() { arc_teardown; }
+
+# eventually CMD...: true once CMD is, trying for up to 20 seconds.
+eventually() {
+	local i
+	for i in $(seq 200); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	echo "never came true: $*" >&2
+	return 1
+}
+
+# on_tty INPUT COMMAND: runs COMMAND with a terminal on both ends (script(1)),
+# INPUT typed into it; the terminal's output in $output.
+on_tty() {
+	run bash -c 'printf "$1" | script -qec "$2" /dev/null' _ "$1" "$2"
 }
 
 # accepts NAME: the fixture is valid and passes through byte for byte.

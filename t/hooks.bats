@@ -14,8 +14,8 @@ SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10	# the Claude Code fixtures' session
 CX=0199a213-81c0-7800-8aa1-bbab2a035a53	# the Codex fixtures' session
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
-	unset ARC_NOW ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT
+	arc_setup
+	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT
 	# Every result line arc-apply prints, for the adapters too.
 	APPLIED="$BATS_TEST_TMPDIR/applied"
 	mkdir -p "$BATS_TEST_TMPDIR/shim"
@@ -27,11 +27,10 @@ setup() {
 }
 
 # An adapter a failed test left waiting is stopped (by its pid).
-eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
 teardown() {
 	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
 	for p in ${hookpids:-}; do kill "$p" 2>/dev/null || :; done
-	helper_teardown
+	arc_teardown
 }
 
 # hook [ADAPTER] DIR/NAME: runs an adapter on a fixture, like `run`.
@@ -82,10 +81,10 @@ end() {
 	wait "${!p}" || status=$?
 }
 
-# question JQ [N]: waits (up to 10 s) until arc-apply has opened N (default
+# await_question JQ [N]: waits (up to 10 s) until arc-apply has opened N (default
 # 1) questions whose interaction record matches JQ, and prints the key of
 # the latest one.
-question() {
+await_question() {
 	local i keys
 	for i in $(seq 200); do
 		keys=$(jq -r "select(.interaction.status == \"pending\"
@@ -134,8 +133,8 @@ same() {
 	    { echo "got $(cat "$out"), want $(cat "$P/$1")"; return 1; }
 }
 
-# alive SID: the processes of session SID that have not exited.
-alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
+# session_alive SID: the processes of session SID that have not exited.
+session_alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
 
 # waiting SID: waits (up to 10 s) until an arc-wait runs in session SID.
 waiting() {
@@ -401,9 +400,9 @@ One-time code" ]
 	jq -c '.permission_suggestions[0].rules[0].ruleContent = "*"' \
 	    "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/broad.json"
 	begin older "$BATS_TEST_TMPDIR/broad.json"
-	broad=$(question '.choices[1].detail == "Bash(*) in this project, for you"')
+	broad=$(await_question '.choices[1].detail == "Bash(*) in this project, for you"')
 	begin newer "$P/claude/permission-bash.json"
-	narrow=$(question '.choices[1].detail == "Bash(npm run deploy:*) in this project, for you"')
+	narrow=$(await_question '.choices[1].detail == "Bash(npm run deploy:*) in this project, for you"')
 	# the person chooses the narrow rule, on the newer question
 	arc-answer "$narrow" always >/dev/null
 	end newer
@@ -425,7 +424,7 @@ One-time code" ]
 	key=$(asked "claude-code:$SID:perm:")
 	begin newer "$P/claude/permission-bash.json"
 	# the newer question replaces the older one under the same key
-	[ "$(question '.choices[1].id == "always"' 2)" = "$key" ]
+	[ "$(await_question '.choices[1].id == "always"' 2)" = "$key" ]
 	[ "$(jq -s 'map(.interaction.id) | unique | length' "$APPLIED")" -eq 2 ]
 	arc-answer "$key" always >/dev/null
 	end newer
@@ -443,7 +442,7 @@ One-time code" ]
 	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/permission-bash.json"
 	key=$(asked "claude-code:$SID:perm:")
 	begin newer "$P/claude/permission-bash.json"
-	question '.choices[1].id == "always"' 2 >/dev/null
+	await_question '.choices[1].id == "always"' 2 >/dev/null
 	[ "$(jq -s 'map(.interaction.id) | unique | length' "$APPLIED")" -eq 2 ]
 	waiting "$pid_older"
 	kill -s TERM "$pid_older"
@@ -462,7 +461,7 @@ One-time code" ]
 	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/ask-user-question.json"
 	keys=$(asked "claude-code:$SID:ask:" 2)
 	begin newer "$P/claude/ask-user-question.json"
-	question '.kind == "single_choice"' 4 >/dev/null
+	await_question '.kind == "single_choice"' 4 >/dev/null
 	arc-answer "$(head -1 <<<"$keys")" o2 >/dev/null
 	end older
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
@@ -482,9 +481,9 @@ One-time code" ]
 	jq -c '.mcp_server_name = "evil" | .elicitation_id = "el-8"' \
 	    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/evil-result.json"
 	begin evil "$BATS_TEST_TMPDIR/evil.json"
-	evil=$(question '.title == "MCP server evil asks"')
+	evil=$(await_question '.title == "MCP server evil asks"')
 	begin bank "$P/claude/elicitation-text.json"
-	bank=$(question '.title == "MCP server bank asks"')
+	bank=$(await_question '.title == "MCP server bank asks"')
 	arc-answer "$bank" --text 493027 >/dev/null
 	end bank
 	[ "$status" -eq 0 ]
@@ -503,9 +502,9 @@ One-time code" ]
 	jq -c '.mcp_server_name = "evil" | .elicitation_id = "el-8"' \
 	    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/evil-result.json"
 	begin bank "$P/claude/elicitation-text.json"
-	bank=$(question '.title == "MCP server bank asks"')
+	bank=$(await_question '.title == "MCP server bank asks"')
 	begin evil "$BATS_TEST_TMPDIR/evil.json"
-	question '.title == "MCP server evil asks"' >/dev/null
+	await_question '.title == "MCP server evil asks"' >/dev/null
 	run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/evil-result.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	end evil
@@ -721,10 +720,10 @@ One-time code" ]
 		[ "$(record "$key" | jq -r '[.status, .outcome] | join("|")')" = "resolved|cancelled" ]
 		[ -z "$(active)" ]
 		for i in $(seq 100); do
-			[ -n "$(alive "$hookpid")" ] || break
+			[ -n "$(session_alive "$hookpid")" ] || break
 			sleep 0.05
 		done
-		[ -z "$(alive "$hookpid")" ] || { ps -s "$hookpid" -o pid,stat,args; false; }
+		[ -z "$(session_alive "$hookpid")" ] || { ps -s "$hookpid" -o pid,stat,args; false; }
 	done
 }
 
@@ -782,7 +781,7 @@ Publish the crate to crates.io|allow,deny" ]
 	ARC_HOOK_TIMEOUT=299 begin older "$P/codex/permission-request.json" codex-hook
 	key=$(asked "codex:$CX:perm:")
 	begin newer "$P/codex/permission-request.json" codex-hook
-	[ "$(question '.choices | length == 2' 2)" = "$key" ]
+	[ "$(await_question '.choices | length == 2' 2)" = "$key" ]
 	arc-answer --source phone "$key" deny >/dev/null
 	end newer
 	[ "$status" -eq 0 ]
@@ -801,8 +800,8 @@ Publish the crate to crates.io|allow,deny" ]
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
 	grep -q '^codex-hook: stopped by a signal' "$BATS_TEST_TMPDIR/err"
 	[ -z "$(active)" ]
-	for i in $(seq 100); do [ -n "$(alive "$hookpid")" ] || break; sleep 0.05; done
-	[ -z "$(alive "$hookpid")" ]
+	for i in $(seq 100); do [ -n "$(session_alive "$hookpid")" ] || break; sleep 0.05; done
+	[ -z "$(session_alive "$hookpid")" ]
 }
 
 # ---- Codex's legacy notify ----

@@ -5,12 +5,8 @@
 load helper
 load mqtt/lib
 
-# Saved before ours replaces it: helper's teardown (the secrets log).
-eval "$(declare -f teardown | sed '1s/teardown/arc_teardown/')"
-
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
-	unset ARC_NOW
+	arc_setup
 	export BROKER="$BATS_TEST_TMPDIR/broker"
 	mkdir -p "$BROKER"
 	broker start

@@ -5,7 +5,10 @@ load helper
 
 SCHEMA="$BATS_TEST_DIRNAME/../schemas/arc-0.2.schema.json"
 
-verdicts() {
+# judge_fixtures: the schema's verdict (python3-jsonschema) and
+# arc-validate's on every fixture, in $BATS_TEST_TMPDIR/schema and /arc;
+# the exempt names in /exempt.
+judge_fixtures() {
 	local f
 	/usr/bin/python3 "$BATS_TEST_DIRNAME/schema-agree" "$SCHEMA" \
 	    "$FIXTURES"/valid/*.json "$FIXTURES"/invalid/*.json >"$BATS_TEST_TMPDIR/schema"
@@ -25,7 +28,7 @@ verdicts() {
 }
 
 @test "schema and arc-validate agree on every fixture the schema can express" {
-	verdicts
+	judge_fixtures
 	run join -t $'\t' <(sort "$BATS_TEST_TMPDIR/schema") <(sort "$BATS_TEST_TMPDIR/arc")
 	[ "$status" -eq 0 ]
 	local disagree
@@ -35,7 +38,7 @@ verdicts() {
 }
 
 @test "every exemption is a real disagreement (the list stays honest)" {
-	verdicts
+	judge_fixtures
 	local name
 	while read -r name; do
 		[ "$(grep -P "^$name\t" "$BATS_TEST_TMPDIR/schema" | cut -f2)" != \

@@ -9,12 +9,11 @@
 load helper
 
 TOP="$BATS_TEST_DIRNAME/.."
-eval "helper_$(declare -f teardown)"
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	arc_setup
 	export LANG=C.UTF-8
-	unset ARC_NOW TMUX TMUX_PANE
+	unset TMUX TMUX_PANE
 	SOCK="arc-answer-$$-$BATS_TEST_NUMBER"
 	OUTER="arc-answer-outer-$$-$BATS_TEST_NUMBER"
 	tmux -L "$SOCK" -f /dev/null new-session -d -x 120 -y 40 \
@@ -27,7 +26,7 @@ setup() {
 teardown() {
 	tmux -L "$SOCK" kill-server 2>/dev/null || true
 	tmux -L "$OUTER" kill-server 2>/dev/null || true
-	helper_teardown
+	arc_teardown
 }
 
 # send_line TEXT: types a line into the pane, and Enter.
@@ -41,20 +40,21 @@ keys() {
 	tmux -L "$SOCK" send-keys "$@"
 }
 
-# screen: the visible screen; history: all of the pane, wrapped lines joined.
+# screen: the visible screen; scrollback: all of the pane, wrapped lines
+# joined.
 screen() { tmux -L "$SOCK" capture-pane -p; }
-history() { tmux -L "$SOCK" capture-pane -p -J -S -; }
+scrollback() { tmux -L "$SOCK" capture-pane -p -J -S -; }
 title() { tmux -L "$SOCK" display -p '#{pane_title}'; }
 
 # waits_for TEXT: until the pane (history included) holds TEXT, 15 s at most.
 waits_for() {
 	local i
 	for i in $(seq 150); do
-		[[ "$(history)" == *"$1"* ]] && return 0
+		[[ "$(scrollback)" == *"$1"* ]] && return 0
 		sleep 0.1
 	done
 	echo "the pane never showed '$1'; it shows:"
-	history
+	scrollback
 	return 1
 }
 
@@ -67,10 +67,12 @@ done_with() {
 	done
 	send_line 'echo "rc=$?"'
 	waits_for 'rc='
-	rc=$(history | sed -n 's/^rc=\([0-9]*\)$/\1/p' | tail -1)
+	rc=$(scrollback | sed -n 's/^rc=\([0-9]*\)$/\1/p' | tail -1)
 }
 
-question() {
+# open_question KEY [TITLE] [MESSAGE] [DURATION] [ARC-EMIT OPTION...]: a
+# question (allow/deny) applied to the journal.
+open_question() {
 	arc-emit --key "$1" --kind permission --title "${2:-Codex needs permission}" \
 	    --message "${3:-May I deploy?}" --choice allow:Allow --choice deny:Deny \
 	    --expires-in "${4:-30m}" --sender-name Codex --project agent-notify \
@@ -144,10 +146,10 @@ state_of() {
 }
 
 @test "the picker: most urgent first (priority, then deadline), with title, message, time left, agent and project; pick by number" {
-	question deploy "Codex needs permission" "May I deploy?" 30m
-	question soon "Soon" "Deadline first" 10m
-	question db "Drop table?" $'DROP TABLE users;\nsecond line' 2h --priority critical
-	question low "Later" "Low priority" 5m --priority low
+	open_question deploy "Codex needs permission" "May I deploy?" 30m
+	open_question soon "Soon" "Deadline first" 10m
+	open_question db "Drop table?" $'DROP TABLE users;\nsecond line' 2h --priority critical
+	open_question low "Later" "Low priority" 5m --priority low
 	send_line 'arc-answer'
 	waits_for 'Pick 1-4'
 	local s; s=$(screen)
@@ -171,7 +173,7 @@ state_of() {
 @test "the picker with nothing waiting says so and stays until q" {
 	send_line 'arc-answer'
 	waits_for 'Nothing is waiting'
-	question late "Arrived late" "Here now"
+	open_question late "Arrived late" "Here now"
 	waits_for '1) [high] Arrived late'
 	keys q Enter
 	done_with
@@ -179,20 +181,20 @@ state_of() {
 }
 
 @test "a closed question is refused before asking, its state in words" {
-	question deploy "Codex needs permission" "May I deploy?" 30m
+	open_question deploy "Codex needs permission" "May I deploy?" 30m
 	send_line "ARC_NOW=$(date -u -d '+34 minutes 20 seconds' +%Y-%m-%dT%H:%M:%SZ) arc-answer deploy"
 	waits_for 'arc-answer: deploy: expired 4 minutes ago; nothing to answer'
 	done_with
 	[ "$rc" -eq 1 ]
-	[[ "$(history)" != *"Answer 1-2"* ]]
+	[[ "$(scrollback)" != *"Answer 1-2"* ]]
 	arc-answer deploy allow >/dev/null
 	send_line 'arc-answer deploy'
 	waits_for 'arc-answer: deploy: answered'
-	[[ "$(history)" == *"ago; nothing to answer"* ]]
+	[[ "$(scrollback)" == *"ago; nothing to answer"* ]]
 }
 
 @test "after an answer: one line of words; the nonce and the digest never reach the screen" {
-	question deploy
+	open_question deploy
 	local ev; ev=$(arc-answer --emit deploy allow)
 	send_line 'arc-answer deploy'
 	waits_for 'Answer 1-2'
@@ -200,7 +202,7 @@ state_of() {
 	waits_for 'deploy: Allow (accepted)'
 	send_line 'arc-answer deploy deny; arc-answer name --text x'
 	waits_for 'arc-answer: name: not answered: no question under this key'
-	local h; h=$(history)
+	local h; h=$(scrollback)
 	[[ "$h" == *"arc-answer: deploy: not answered: already answered"* ]]
 	[[ "$h" != *"$(jq -r .response.nonce <<<"$ev")"* ]]
 	[[ "$h" != *"$(jq -r .response.digest <<<"$ev")"* ]]
@@ -208,7 +210,7 @@ state_of() {
 }
 
 @test "the time left counts down while the prompt waits" {
-	question deploy "Codex needs permission" "May I deploy?" 30m
+	open_question deploy "Codex needs permission" "May I deploy?" 30m
 	send_line 'arc-answer deploy'
 	waits_for 'Expires in 29m'
 	local first; first=$(screen | grep -o 'Expires in [0-9m ]*s')
@@ -242,26 +244,26 @@ state_of() {
 }
 
 @test "Ctrl-D and Ctrl-C leave cleanly on a line of their own: exit 1 and 130, nothing sent" {
-	question deploy
+	open_question deploy
 	send_line 'arc-answer deploy'
 	waits_for 'Answer 1-2'
 	keys 2 C-d		# Ctrl-D only leaves on an empty line
 	keys C-u C-d
 	done_with
 	[ "$rc" -eq 1 ]
-	[[ "$(history)" == *$'(Ctrl-D leaves): \n$ echo "rc=$?"'* ]]
+	[[ "$(scrollback)" == *$'(Ctrl-D leaves): \n$ echo "rc=$?"'* ]]
 	send_line 'arc-answer'
 	waits_for 'Pick 1-1'
 	keys C-c
 	done_with
 	[ "$rc" -eq 130 ]
-	[[ "$(history)" == *$'1) [high] Codex needs permission'* ]]	# the list stays
-	[[ "$(history)" == *$'q leaves): ^C\n$ echo "rc=$?"'* ]]
+	[[ "$(scrollback)" == *$'1) [high] Codex needs permission'* ]]	# the list stays
+	[[ "$(scrollback)" == *$'q leaves): ^C\n$ echo "rc=$?"'* ]]
 	[ "$(state_of deploy)" = pending ]
 }
 
 @test "the producer changes the question while the prompt is open: the new one is shown, and the answer binds to it" {
-	question deploy "Codex needs permission" "May I deploy?"
+	open_question deploy "Codex needs permission" "May I deploy?"
 	send_line 'arc-answer deploy'
 	waits_for 'Answer 1-2'
 	keys 1
@@ -276,19 +278,19 @@ state_of() {
 }
 
 @test "a question answered elsewhere while the prompt is open: said in words, nothing sent" {
-	question deploy
+	open_question deploy
 	send_line 'arc-answer deploy'
 	waits_for 'Answer 1-2'
 	arc-answer --source phone deploy deny >/dev/null
 	waits_for 'arc-answer: deploy: answered'
-	[[ "$(history)" == *"while it was open here; nothing was sent"* ]]
+	[[ "$(scrollback)" == *"while it was open here; nothing was sent"* ]]
 	done_with
 	[ "$rc" -eq 1 ]
 	[ "$(interaction deploy | jq -r .response.source)" = phone ]
 }
 
 @test "an unknown choice on the command line lists the valid ones on the terminal, escaped; standard error names none" {
-	question deploy "Codex needs permission" "May I deploy?" 30m \
+	open_question deploy "Codex needs permission" "May I deploy?" 30m \
 	    --choice $'maybe:Perhaps\e]2;PWNED\a'
 	send_line "arc-answer deploy sometimes 2>$BATS_TEST_TMPDIR/err"
 	waits_for 'The choices are (by number or id):'
@@ -304,7 +306,7 @@ state_of() {
 
 @test "dismissing in a pane: a notice and an expired question leave the status bar empty" {
 	# a question that expired an hour ago, and a notice from now
-	ARC_NOW=$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%SZ) question old "Old" "Too late" 1m
+	ARC_NOW=$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%SZ) open_question old "Old" "Too late" 1m
 	arc-emit --key build --kind information --title "Build finished" --message ok | arc-apply >/dev/null
 	[ -n "$(arc-status)" ]
 	send_line 'arc-answer --dismiss-notices'
@@ -313,7 +315,7 @@ state_of() {
 	[ -z "$(arc-status)" ]
 	send_line 'arc-answer --dismiss build'
 	waits_for 'arc-answer: build: dismissed by cli'
-	[[ "$(history)" == *"; nothing to dismiss"* ]]
+	[[ "$(scrollback)" == *"; nothing to dismiss"* ]]
 }
 
 # ---- the popup recipe of arc-answer(1) ----
@@ -327,9 +329,9 @@ state_of() {
 # "a", then the picker's number and the answer.  The answer is then read
 # back from the journal with arc-wait, and the popup is seen to close.
 
-# recipe NAME: the snippet whose first line is "# arc: NAME" in
+# answer_recipe NAME: the snippet whose first line is "# arc: NAME" in
 # arc-answer(1) as man(1) renders it; mandoc(1) must render the same.
-recipe() {
+answer_recipe() {
 	local man mandoc
 	man=$(MANWIDTH=120 man -l "$TOP/man/arc-answer.1" 2>/dev/null | col -bx | snippet "$1")
 	mandoc=$(mandoc -Tutf8 "$TOP/man/arc-answer.1" | col -bx | snippet "$1")
@@ -344,9 +346,9 @@ snippet() {
 }
 
 @test "the popup recipe of arc-answer(1), pasted into tmux: the key opens the picker in a real client, and the pick answers" {
-	question deploy "Codex needs permission" "May I deploy?" 30m
-	question db "Drop table?" "DROP TABLE users;" 2h --priority critical
-	recipe 'answer from a popup' >"$BATS_TEST_TMPDIR/recipe.conf"
+	open_question deploy "Codex needs permission" "May I deploy?" 30m
+	open_question db "Drop table?" "DROP TABLE users;" 2h --priority critical
+	answer_recipe 'answer from a popup' >"$BATS_TEST_TMPDIR/recipe.conf"
 	grep -q 'display-popup' "$BATS_TEST_TMPDIR/recipe.conf"
 	tmux -L "$SOCK" source-file "$BATS_TEST_TMPDIR/recipe.conf"
 	[[ "$(tmux -L "$SOCK" list-keys -T prefix a)" == *"display-popup -E"*arc-answer* ]]
@@ -412,7 +414,7 @@ numbered() {
 }
 
 @test "an id that is not a number can be typed at the prompt; ids that are their labels are not repeated" {
-	question deploy
+	open_question deploy
 	numbered swap
 	send_line 'arc-answer deploy'
 	waits_for 'Answer 1-2'
@@ -437,11 +439,11 @@ readme_snippet() {
 	# the producer's line: alone, or after the shell's next prompt
 	local i
 	for i in $(seq 150); do
-		history | grep -qE '(^|[$] )allow$' && break
+		scrollback | grep -qE '(^|[$] )allow$' && break
 		sleep 0.1
 	done
-	history | grep -qE '(^|[$] )allow$'
-	local shown; shown=$(history)
+	scrollback | grep -qE '(^|[$] )allow$'
+	local shown; shown=$(scrollback)
 	[[ "$shown" == *'{"status":201,"key":"deploy"}'* ]]
 	[[ "$shown" == *"message:  May I deploy?"* ]]
 	local q; q=$(interaction deploy)
@@ -472,7 +474,7 @@ readme_snippet() {
 	    <"$BATS_TEST_TMPDIR/m" >/dev/null
 	send_line 'clear'
 	tmux -L "$SOCK" clear-history
-	[[ "$(history)" != *"Pick 1-1"* ]]
+	[[ "$(scrollback)" != *"Pick 1-1"* ]]
 	send_line 'arc-answer'
 	waits_for 'Pick 1-1'
 	keys Enter

@@ -7,10 +7,9 @@
 load helper
 
 TOP="$BATS_TEST_DIRNAME/.."
-eval "helper_$(declare -f teardown)"
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
+	arc_setup
 	export ARC_NOW=2026-08-26T01:16:00Z
 	# private sockets: nothing is left behind in tmux's own folder
 	INNER="$BATS_TEST_TMPDIR/inner.sock"
@@ -21,7 +20,7 @@ setup() {
 teardown() {
 	tmux -S "$INNER" kill-server 2>/dev/null || true
 	tmux -S "$OUTER" kill-server 2>/dev/null || true
-	helper_teardown
+	arc_teardown
 }
 
 # recipe NAME SOURCE: the snippet whose first line is "# arc: NAME", as it

@@ -1,6 +1,6 @@
 # Shared by t/mqtt.bats and bench/mqtt: a broker of our own, processes
-# started in sessions of their own and stopped by their ids, and waits
-# for what the broker eventually shows.
+# started in sessions of their own and stopped by their ids, and what the
+# broker shows (waited for with helper.bash's eventually).
 MQTT_DIR=${MQTT_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
 ARC_MQTT=${ARC_MQTT:-$MQTT_DIR/../../examples/arc-mqtt}
 
@@ -52,17 +52,6 @@ halt_all() {
 		halt "${f%.pid}"
 	done
 	broker stop
-}
-
-# eventually CMD...: true once CMD succeeds, trying for up to 20 seconds.
-eventually() {
-	local i
-	for i in $(seq 200); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	echo "never came true: $*" >&2
-	return 1
 }
 
 # retained USER HOST: the retained conditions of HOST, one JSON line each

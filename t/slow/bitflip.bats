@@ -4,18 +4,18 @@
 # with its byte offset, or cut as a damaged final record) or provably
 # harmless (the compacted state is byte for byte the unflipped one's);
 # every deleted record but the last is refused (t/powerloss/flip.c).
-# t/integrity.bats runs the same on 1 bit in 13 and the newlines.
+# t/journal.bats runs the same on 1 bit in 13 and the newlines.
 load ../helper
 
+FLIP="$BATS_TEST_DIRNAME/../powerloss/flip"	# make test-helpers
+
 setup_file() {
-	export FLIP="$BATS_FILE_TMPDIR/flip"
-	cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_GNU_SOURCE -O2 \
-	    -o "$FLIP" "$BATS_TEST_DIRNAME/../powerloss/flip.c"
+	[ -x "$FLIP" ] || { echo "no $FLIP: make test-helpers"; false; }
 }
 
 teardown() {
 	mountpoint -q "$BATS_TEST_TMPDIR/mnt" 2>/dev/null && umount "$BATS_TEST_TMPDIR/mnt"
-	return 0
+	arc_teardown
 }
 
 @test "every single-bit flip of a journal of five kinds of record: detected or harmless" {

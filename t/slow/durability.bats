@@ -10,7 +10,7 @@ teardown() {
 	for m in "$BATS_TEST_TMPDIR"/mnt*; do
 		mountpoint -q "$m" 2>/dev/null && umount "$m"
 	done
-	return 0
+	arc_teardown
 }
 
 # fs SIZE [OPTS]: a small tmpfs of our own, printed

@@ -13,15 +13,15 @@ load ../helper
 
 POWERLOSS="$BATS_TEST_DIRNAME/../powerloss/powerloss"
 
+export PL_SHIM="$BATS_TEST_DIRNAME/../powerloss/shim.so"	# make test-helpers
+
 setup_file() {
-	export PL_SHIM="$BATS_FILE_TMPDIR/shim.so"
-	cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_GNU_SOURCE -O2 -fPIC -shared \
-	    -o "$PL_SHIM" "$BATS_TEST_DIRNAME/../powerloss/shim.c" -ldl
+	[ -f "$PL_SHIM" ] || { echo "no $PL_SHIM: make test-helpers"; false; }
 }
 
 teardown() {
 	mountpoint -q "$BATS_TEST_TMPDIR/mnt" 2>/dev/null && umount "$BATS_TEST_TMPDIR/mnt"
-	return 0
+	arc_teardown
 }
 
 # powerloss [--drop-syncs] WORKLOAD...: on a tmpfs of its own (the checks

@@ -13,15 +13,14 @@ FX="$FIXTURES/acp"
 PEER="$BATS_TEST_DIRNAME/acp-peer"
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
-	unset ARC_NOW ACP_EDITOR_GATE ACP_EDITOR_END ACP_AGENT_GATE ACP_AGENT_END
+	arc_setup
+	unset ACP_EDITOR_GATE ACP_EDITOR_END ACP_AGENT_GATE ACP_AGENT_END
 	W=$BATS_TEST_TMPDIR
 }
 
-eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
 teardown() {
 	[ -z "${pairpid:-}" ] || kill "$pairpid" 2>/dev/null || :
-	helper_teardown
+	arc_teardown
 }
 
 # play CASE [ARC-ACP OPTIONS...]: both sides of a recording, in the

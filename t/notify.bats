@@ -15,9 +15,8 @@ need() {
 }
 
 setup() {
+	arc_setup
 	need
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
-	unset ARC_NOW
 	export TZ=UTC XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config"
 	mkdir -p "$(N)" "$XDG_CONFIG_HOME/arc"
 	# A fake tmux that logs its arguments: the tmux sink's calls.
@@ -103,20 +102,9 @@ teardown() {
 	stop dunst
 	stop dbus
 	stop xvfb
-	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
-	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
-	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
+	arc_teardown
 }
 
-eventually() {
-	local i
-	for i in $(seq 100); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	echo "never came true: $*"
-	return 1
-}
 
 start_notify() {
 	setsid arc-notify "$@" >"$(N)/notify.out" 2>"$(N)/notify.err" \
@@ -143,7 +131,7 @@ answered_with() { # KEY CHOICE
 	    .interaction | .status == "answered" and
 	    .response.choice_id == $c' >/dev/null
 }
-status_of() { # KEY
+followed_status() { # KEY
 	timeout 1 arc-status --follow 2>/dev/null |
 	    jq -r --arg k "$1" 'select(.key == $k) | .interaction.status'
 }
@@ -252,7 +240,7 @@ press() { # LABEL
 	notifies 3
 	sleep 0.5
 	shown 1
-	[ "$(status_of deploy)" = pending ]
+	[ "$(followed_status deploy)" = pending ]
 	# (the test wrapper hands on stderr once the command has exited)
 	stop notify
 	grep -qE 'deploy: (a press on a question no longer shown was refused|the answer was refused)' \

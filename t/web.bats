@@ -9,17 +9,16 @@ P="$FIXTURES/hooks"
 SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10
 
 setup() {
-	export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
-	unset ARC_NOW ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT ARC_WEB_ENV
+	arc_setup
+	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT ARC_WEB_ENV
 	SRV="$BATS_TEST_TMPDIR/srv"
 	mkdir -p "$BATS_TEST_TMPDIR/state"
 }
 
-eval "$(declare -f teardown | sed '1s/^teardown/helper_teardown/')"
 teardown() {
 	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
 	[ ! -f "$SRV/lighttpd.pid" ] || kill "$(cat "$SRV/lighttpd.pid")" 2>/dev/null || :
-	helper_teardown
+	arc_teardown
 }
 
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }

@@ -576,6 +576,13 @@ static void
 notice_card(struct buf *b, const struct item *it, const char *token,
     const char *now)
 {
+	if (it->c->route != NULL) {	/* a mirror's: its host decides */
+		buf_puts(b, "<div class=\"n\">");
+		card_head(b, it, now);
+		buf_puts(b, "<p class=\"held\">On another host: it is "
+		    "settled there.</p></div>\n");
+		return;
+	}
 	buf_puts(b, "<form class=\"n\" method=\"post\">");
 	card_head(b, it, now);
 	hidden(b, "op", "dismiss");

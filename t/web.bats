@@ -249,6 +249,13 @@ HTML
 	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.status)" = answered ]
 	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.response.source)" = web ]
 	[ "$(status_of devbox/deploy)" = pending ]
+	# a question its host's off-device setting withheld comes as a notice:
+	# shown, with nothing to tap
+	jq -c '.interaction = null | .notification.message = null | .notification.key = "devbox/held" |
+	    .notification.title = "Held back"' "$BATS_TEST_TMPDIR/m" | arc-apply --mirror --route true >/dev/null
+	run page
+	grep -q 'class="title">Held back</div><p class="held">On another host: it is settled there.</p></div>' <<<"$output"
+	! grep -q 'value="devbox/held"' <<<"$output"
 }
 
 @test "arc-web: with JavaScript on, the open page follows the journal: a new question shows, one answered in a terminal goes" {

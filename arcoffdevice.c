@@ -19,6 +19,8 @@
  * the other end, nor answered as shown: a withheld question leaves as a
  * notice, without its interaction record, its digest or its nonce.
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +73,7 @@ offdevice_read(const char *journal, struct offdevice *p)
 {
 	const char	*v = getenv("ARC_OFF_DEVICE");
 	char		*dir, path[4096], text[SETTING_MAX + 1];
+	struct stat	 sb;
 	ssize_t		 r;
 	size_t		 got = 0;
 	int		 fd, len;
@@ -94,6 +97,14 @@ offdevice_read(const char *journal, struct offdevice *p)
 		if (errno == ENOENT)
 			return offdevice_parse("", p);
 		warn("%s", path);
+		return false;
+	}
+	/* Whoever may write it decides what leaves: ours, or root's. */
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    (sb.st_mode & 022) != 0 || (sb.st_uid != geteuid() &&
+	    sb.st_uid != 0)) {
+		warnx("%s: not a file of ours that only we may write", path);
+		(void)close(fd);
 		return false;
 	}
 	while (got < sizeof(text) - 1) {

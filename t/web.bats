@@ -324,6 +324,10 @@ HTML
 	grep -q 'class="title">Run a command?<' <<<"$output"
 	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=withheld" ]
 	[ "$(post "op=dismiss&key=note&token=$tok")" = "303 /arc-web?said=dismissed" ]
+	# a setting others may write is not ours: nothing is served
+	chmod 666 "$BATS_TEST_TMPDIR/state/off-device"
+	run curl -s -u ann:pw -w '%{http_code}' "$URL/arc-web"
+	[[ $output == *'The off-device setting is not one'*500 ]]
 	# ARC_OFF_DEVICE, when set, is the setting; one that is not one serves nothing
 	kill "$(cat "$SRV/lighttpd.pid")"
 	rm -f "$SRV/lighttpd.pid"

@@ -59,7 +59,7 @@ batch_fill(struct line_reader *r, struct batch *b, size_t limit)
 
 static const char usage[] =
 "usage: arc-apply [-0q] [-j journal] [--answers] [--netstrings] [--batch count]\n"
-"                 [--retain duration] [file ...]\n"
+"                 [--retain duration] [--off-device] [file ...]\n"
 "       arc-apply [-j journal] --compact [--retain duration] [--window duration]\n"
 "       arc-apply -j journal --salvage new-journal\n"
 "       arc-apply [-q] [-j journal] --mirror [--route command] [file ...]\n"
@@ -76,6 +76,8 @@ static const char usage[] =
 "  --netstrings          events are netstrings, LEN:EVENT, (mosquitto_sub\n"
 "                        -F '%l:%p,'): one message is one event\n"
 "  --answers             apply response.submitted events only\n"
+"  --off-device          result lines hold only what the off-device setting\n"
+"                        lets leave the host (ARC_OFF_DEVICE, arc-web(8))\n"
 "  --batch count         at most count events under one lock and fsync\n"
 "                        (1 to 4096)\n"
 "  --retain duration     how long a settled condition stays in the live\n"
@@ -93,7 +95,7 @@ enum verb { APPLY, COMPACT, SALVAGE, MIRROR };
 struct apply_opts {
 	enum verb	 verb;
 	const char	*journal, *salvage, *route;
-	bool		 quiet, answers, nul, netstrings;
+	bool		 quiet, answers, nul, netstrings, off_device;
 	int64_t		 window, retain;	/* seconds; -1: the default */
 	size_t		 batch;
 };
@@ -188,10 +190,12 @@ check_usage(const struct apply_opts *o, int argc, int verbs)
 		    "events");
 	if (o->route != NULL && o->verb != MIRROR)
 		return usage_error(usage, "--route goes with --mirror");
-	if ((o->answers || o->nul || o->netstrings) && o->verb != APPLY)
+	if ((o->answers || o->nul || o->netstrings || o->off_device) &&
+	    o->verb != APPLY)
 		return usage_error(usage, "%s applies events: not with "
 		    "--compact, --salvage or --mirror", o->answers ?
-		    "--answers" : o->nul ? "-0" : "--netstrings");
+		    "--answers" : o->nul ? "-0" : o->netstrings ?
+		    "--netstrings" : "--off-device");
 	if (o->nul && o->netstrings)
 		return usage_error(usage, "-0 or --netstrings: one framing");
 	return 0;
@@ -211,6 +215,7 @@ apply_main(int argc, char **argv)
 		{ "mirror", no_argument, NULL, 'm' },
 		{ "route", required_argument, NULL, 'R' },
 		{ "answers", no_argument, NULL, 'A' },
+		{ "off-device", no_argument, NULL, 'O' },
 		{ "null", no_argument, NULL, '0' },
 		{ "netstrings", no_argument, NULL, 'n' },
 		{ "batch", required_argument, NULL, 'b' },
@@ -222,6 +227,7 @@ apply_main(int argc, char **argv)
 	struct apply_opts	 o = { .verb = APPLY, .window = -1,
 	    .retain = -1, .batch = BATCH_LINES };
 	struct applier		 ap;
+	struct offdevice	 off;
 	long long		 n;
 	int64_t			 ms;
 	int			 ch, status, verbs = 0;
@@ -232,6 +238,7 @@ apply_main(int argc, char **argv)
 		case 'j': o.journal = optarg; break;
 		case 'R': o.route = optarg; break;
 		case 'A': o.answers = true; break;
+		case 'O': o.off_device = true; break;
 		case '0': o.nul = true; break;
 		case 'n': o.netstrings = true; break;
 		case 'q': o.quiet = true; break;
@@ -273,6 +280,13 @@ apply_main(int argc, char **argv)
 	}
 	ap.quiet = o.quiet;
 	ap.answers_only = o.answers;
+	if (o.off_device) {
+		if (!offdevice_read(ap.j.path, &off)) {
+			applier_close(&ap);
+			return EXIT_USAGE;
+		}
+		ap.off = &off;
+	}
 	if (o.retain >= 0)
 		ap.j.retain = o.retain;
 	if (o.window >= 0)

@@ -381,7 +381,7 @@ static const char usage[] =
 "usage: arc-status [-j journal] [--json | --list | --format format [--tmux]]\n"
 "       arc-status [-j journal] [--json] --show key\n"
 "       arc-status [-j journal] [--json] --history\n"
-"       arc-status [-j journal] --follow\n"
+"       arc-status [-j journal] --follow [--off-device]\n"
 "\n"
 "What needs a person: one line for a status bar (nothing when nothing\n"
 "does), or the conditions in a list, one in full, or what was decided.\n"
@@ -396,6 +396,8 @@ static const char usage[] =
 "  --show key            one condition in full, its tag for arc-answer --seen\n"
 "  --history             who answered what, from where, and when\n"
 "  --follow              the active conditions, then one line per change\n"
+"  --off-device          with --follow: only what the off-device setting\n"
+"                        lets leave the host (ARC_OFF_DEVICE, arc-web(8))\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
@@ -415,6 +417,7 @@ status_main(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "follow", no_argument, NULL, 'F' },
+		{ "off-device", no_argument, NULL, 'O' },
 		{ "tmux", no_argument, NULL, 'T' },
 		{ "show", required_argument, NULL, 's' },
 		{ "history", no_argument, NULL, 'H' },
@@ -430,6 +433,9 @@ status_main(int argc, char **argv)
 	char		 now[64];
 	enum mode	 mode = M_BAR, m;
 	bool		 json = false, tmux = false, follow = false;
+	bool		 off_device = false;
+	struct offdevice off;
+	char		*path;
 	int		 ch, status = 0;
 
 	while ((ch = getopt_long(argc, argv, "j:hV", longopts, NULL)) != -1) {
@@ -462,6 +468,9 @@ status_main(int argc, char **argv)
 		case 'F':
 			follow = true;
 			break;
+		case 'O':
+			off_device = true;
+			break;
 		case 'n':	/* --no-cache: there is no cache any more */
 			break;
 		default:
@@ -487,8 +496,18 @@ status_main(int argc, char **argv)
 
 	if (follow && (mode != M_BAR || json || tmux))
 		return usage_error(usage, "--follow goes alone");
+	if (off_device && !follow)
+		return usage_error(usage, "--off-device goes with --follow");
+	if (off_device) {
+		path = journal_default_path(journal);
+		if (!offdevice_read(path, &off)) {
+			free(path);
+			return EXIT_USAGE;
+		}
+		free(path);
+	}
 	if (follow)
-		return status_follow(journal);
+		return status_follow(journal, off_device ? &off : NULL);
 	if (!read_journal(&j, journal)) {
 		/* A status bar shows the failure rather than going blank. */
 		if ((mode == M_BAR && !json) || mode == M_FORMAT) {

@@ -10,7 +10,10 @@
  * read from the journal here; neither is ever in a page or a response.
  * Authentication is the web server's (REMOTE_USER); a cross-site form is
  * refused by its Origin and by a token, an HMAC of the user under a key
- * kept beside the journal.  Every producer string is HTML-escaped.
+ * kept beside the journal.  Every producer string is HTML-escaped.  What
+ * a page shows is what the off-device setting lets leave the host
+ * (arcoffdevice.c): a question whose text is withheld is shown without
+ * buttons, and a POST for it is refused.
  */
 #include <sys/stat.h>
 
@@ -32,6 +35,7 @@
 #include "arccmd.h"
 #include "arcwords.h"
 #include "arcbind.h"
+#include "arcoffdevice.h"
 
 #define BODY_MAX	(64 * 1024)	/* a larger request is refused */
 #define FIELD_MAX	(16 * 1024)
@@ -49,15 +53,40 @@ static const char css[] =
 "margin:8px 0;border-radius:8px;border:1px solid #888;background:#e8eefc}"
 "input[type=text]{width:100%;box-sizing:border-box;font-size:18px;"
 "min-height:44px}.say{background:#ffd;padding:8px;border-radius:8px}"
-".empty{color:#555;text-align:center;margin-top:40px}";
+".empty{color:#555;text-align:center;margin-top:40px}"
+".held{font-size:15px;color:#533;background:#fee;padding:8px;"
+"border-radius:8px}.held-choices{color:#555;margin:4px 0}"
+"#notify{min-height:40px;font-size:16px;background:#eee}";
 
 /*
  * With JavaScript on, the page follows the journal (?events): when what it
  * shows may have changed it is drawn again, unless the person is typing
- * or has just tapped (their form's answer page is on its way).
+ * or has just tapped (their form's answer page is on its way).  While the
+ * page is open, a question it did not show before (a card's data-id, kept
+ * in sessionStorage across the redraws) is told by the Notification API,
+ * text only, as the page shows it (already within the off-device
+ * setting), and bounded; a button asks for the permission, as browsers
+ * want it asked, from a tap.
  */
 static const char js[] =
 "(function(){var b=document.body,v=b.getAttribute('data-v');"
+"function cut(s,n){s=(s||'').replace(/\\s+/g,' ').trim();"
+"return s.length>n?s.slice(0,n-1)+'\\u2026':s;}"
+"function txt(c,sel){var e=c.querySelector(sel);return e?e.textContent:'';}"
+"var ids=[],cards=document.querySelectorAll('.q[data-id]'),i,old=null;"
+"for(i=0;i<cards.length;i++)ids.push(cards[i].getAttribute('data-id'));"
+"try{old=JSON.parse(sessionStorage.getItem('arc-shown')||'null');"
+"sessionStorage.setItem('arc-shown',JSON.stringify(ids));}catch(x){}"
+"var N=window.Notification;"
+"if(N&&N.permission==='granted'&&old&&old.indexOf)"
+"for(i=0;i<cards.length;i++){if(old.indexOf(ids[i])>=0)continue;"
+"try{new N(cut(txt(cards[i],'.who')+': '+txt(cards[i],'.title'),120),"
+"{body:cut(txt(cards[i],'.msg'),200),tag:cut(ids[i],200)});}catch(x){}}"
+"if(N&&N.permission==='default'){var nb=document.createElement('button');"
+"nb.id='notify';nb.type='button';"
+"nb.textContent='Notify me of new questions while this page is open';"
+"nb.onclick=function(){N.requestPermission().then(function(){"
+"nb.remove();});};b.insertBefore(nb,b.firstChild);}"
 "if(!window.EventSource)return;"
 "var es=new EventSource(b.getAttribute('data-events'));"
 "document.addEventListener('submit',function(){es.close();});"
@@ -376,6 +405,8 @@ static const struct said {
 	{ "sent", "Answered: sent to the question's host." },
 	{ "mirrored", "A question of another host, with no route to it: "
 	    "answer it there (nothing was sent)." },
+	{ "withheld", "That question's text does not leave its host "
+	    "(the off-device setting): answer it there (nothing was sent)." },
 };
 
 /* ---- the page ---- */
@@ -384,6 +415,7 @@ struct item {
 	const struct condition	*c;
 	struct rec		 n, q;
 	bool			 has_q;
+	bool			 withheld;	/* its text stays on the host */
 };
 
 static int
@@ -422,13 +454,14 @@ card_head(struct buf *b, const struct item *it, const char *now)
 		html_str(b, left);
 		buf_puts(b, " left</span>");
 	}
+	buf_puts(b, "<span class=\"who\">");
 	html_sv(b, it->n.f[N_AGENT_NAME].p != NULL ? it->n.f[N_AGENT_NAME] :
 	    it->n.f[N_AGENT]);
 	if (it->n.f[N_PROJECT].p != NULL) {
 		buf_puts(b, " &middot; ");
 		html_sv(b, it->n.f[N_PROJECT]);
 	}
-	buf_puts(b, "</div><div class=\"title\">");
+	buf_puts(b, "</span></div><div class=\"title\">");
 	html_sv(b, it->has_q && it->q.f[I_TITLE].p != NULL ?
 	    it->q.f[I_TITLE] : it->n.f[N_TITLE]);
 	buf_puts(b, "</div>");
@@ -445,6 +478,49 @@ card_head(struct buf *b, const struct item *it, const char *now)
 	}
 }
 
+/* What tells a question shown from one the page did not show before. */
+static void
+card_id(struct buf *b, const struct item *it)
+{
+	html_str(b, it->c->key);
+	buf_putc(b, ' ');
+	html_sv(b, it->q.f[I_ID]);
+	buf_putc(b, ' ');
+	html_sv(b, it->q.f[I_UPDATED_AT]);
+}
+
+/*
+ * A question whose text the off-device setting keeps on its host: what
+ * may leave of it, and no form: it cannot be answered from here.
+ */
+static void
+held_card(struct buf *b, struct arena *a, const struct item *it,
+    const char *now)
+{
+	const struct jval	*choices = question_choices(a, &it->q), *label;
+	size_t			 i;
+
+	buf_puts(b, "<div class=\"q\" data-id=\"");
+	card_id(b, it);
+	buf_puts(b, "\">");
+	card_head(b, it, now);
+	if (choices != NULL && choices->n > 0) {
+		buf_puts(b, "<div class=\"held-choices\">");
+		for (i = 0; i < choices->n; i++) {
+			if ((label = json_get(choices->items[i], "label")) ==
+			    NULL || label->type != J_STRING)
+				label = json_get(choices->items[i], "id");
+			if (label == NULL || label->type != J_STRING)
+				continue;
+			buf_puts(b, i > 0 ? " &middot; " : "");
+			html_put(b, label->s, label->len);
+		}
+		buf_puts(b, "</div>");
+	}
+	buf_puts(b, "<p class=\"held\">Its text stays on its host "
+	    "(off-device setting): answer it there.</p></div>\n");
+}
+
 static void
 question_card(struct buf *b, struct arena *a, const struct item *it,
     const char *token, const char *now)
@@ -455,8 +531,14 @@ question_card(struct buf *b, struct arena *a, const struct item *it,
 	size_t			 i;
 	long long		 max = 0;
 
+	if (it->withheld) {
+		held_card(b, a, it, now);
+		return;
+	}
 	question_tag(tag, &it->q);
-	buf_puts(b, "<form class=\"q\" method=\"post\">");
+	buf_puts(b, "<form class=\"q\" method=\"post\" data-id=\"");
+	card_id(b, it);
+	buf_puts(b, "\">");
 	card_head(b, it, now);
 	hidden(b, "op", "answer");
 	hidden(b, "key", it->c->key);
@@ -494,6 +576,13 @@ static void
 notice_card(struct buf *b, const struct item *it, const char *token,
     const char *now)
 {
+	if (it->c->route != NULL) {	/* a mirror's: its host decides */
+		buf_puts(b, "<div class=\"n\">");
+		card_head(b, it, now);
+		buf_puts(b, "<p class=\"held\">On another host: it is "
+		    "settled there.</p></div>\n");
+		return;
+	}
 	buf_puts(b, "<form class=\"n\" method=\"post\">");
 	card_head(b, it, now);
 	hidden(b, "op", "dismiss");
@@ -570,7 +659,8 @@ events(const char *journal)
 }
 
 static int
-page(const char *journal, const char *token, const char *said)
+page(const char *journal, const struct offdevice *off, const char *token,
+    const char *said)
 {
 	struct journal		 j;
 	struct arena		 a = { 0 };
@@ -608,6 +698,8 @@ page(const char *journal, const char *token, const char *said)
 				continue;
 			v[n].has_q = true;
 		}
+		v[n].withheld = !offdevice_apply(off, &v[n].n,
+		    v[n].has_q ? &v[n].q : NULL) && v[n].has_q;
 		n++;
 	}
 	if (n > 1)
@@ -715,13 +807,14 @@ by_route(struct applier *ap, const struct question *qn, const char *route,
 }
 
 static const char *
-answer(const struct form *f, const char *user)
+answer(const struct form *f, const struct offdevice *off, const char *user)
 {
 	struct applier		 ap;
 	struct question		 qn;
 	struct arena		 a = { 0 };
 	struct buf		 ev = { 0 };
 	struct condition	*c;
+	struct rec		 shown;
 	const char		*said;
 	bool			 is_text = f->text != NULL;
 
@@ -733,8 +826,12 @@ answer(const struct form *f, const char *user)
 		errx(EXIT_SYSTEM, "the journal cannot be written");
 	find_question(&ap.j, &a, f->key, &qn);
 	c = state_lookup(ap.j.st, f->key);
+	if (qn.found)
+		shown = qn.q;
 	if (!qn.found || !question_open(&qn.q, arc_now()))
 		said = "closed";
+	else if (!offdevice_apply(off, NULL, &shown))
+		said = "withheld";	/* never shown: never answered */
 	else if (!tag_names(f->seen, &qn.q))
 		said = "changed";
 	else if (c != NULL && c->route != NULL)	/* another host's */
@@ -791,7 +888,7 @@ dismiss(const struct form *f, const char *user)
 }
 
 static int
-post(const uint8_t key[32])
+post(const uint8_t key[32], const struct offdevice *off)
 {
 	struct form	 f = { 0 };
 	const char	*user = web_user(), *said, *cl = env("CONTENT_LENGTH");
@@ -841,7 +938,7 @@ post(const uint8_t key[32])
 		goto done;
 	}
 	if (strcmp(f.op, "answer") == 0)
-		said = answer(&f, user);
+		said = answer(&f, off, user);
 	else if (strcmp(f.op, "dismiss") == 0)
 		said = dismiss(&f, user);
 	else {
@@ -865,6 +962,7 @@ web_main(int argc, char **argv)
 	const char	*user, *said = NULL;
 	char		*journal, token[65] = "";
 	uint8_t		 key[32];
+	struct offdevice off;
 	struct buf	 b = { 0 };
 	int		 status;
 
@@ -889,8 +987,14 @@ web_main(int argc, char **argv)
 		return plain("500 Internal Server Error", "No key beside the "
 		    "journal (see arc-web(8)).");
 	}
+	if (!offdevice_read(journal, &off)) {
+		explicit_bzero(key, sizeof(key));
+		free(journal);
+		return plain("500 Internal Server Error", "The off-device "
+		    "setting is not one (see arc-web(8)).");
+	}
 	if (strcmp(method, "POST") == 0)
-		status = post(key);
+		status = post(key, &off);
 	else if (strcmp(method, "GET") == 0 && strcmp(q, "events") == 0)
 		status = events(journal);
 	else if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) {
@@ -898,7 +1002,7 @@ web_main(int argc, char **argv)
 			token_of(key, user, token);
 		if (strncmp(q, "said=", 5) == 0)
 			said = q + 5;
-		status = page(journal, token, said);
+		status = page(journal, &off, token, said);
 	} else
 		status = plain("405 Method Not Allowed", "GET or POST.");
 	explicit_bzero(key, sizeof(key));

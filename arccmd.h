@@ -12,6 +12,7 @@
 #include "arcrecord.h"
 #include "arcrules.h"
 #include "arcjournal.h"
+#include "arcoffdevice.h"
 
 int	open_input(const char *);	/* "-" is standard input */
 void	close_input(int);
@@ -41,6 +42,7 @@ struct applier {
 	struct buf	 out;	/* result lines, printed once stored */
 	bool		 quiet;
 	bool		 answers_only;	/* --answers: response.submitted only */
+	const struct offdevice *off;	/* --off-device: results as they leave */
 	int		 status;
 	struct verdict	 last;	/* of the event apply_one last took */
 };
@@ -55,7 +57,8 @@ void	current_of(struct journal *, struct arena *, struct sv key,
 /* The one writer of a result line (arc-apply(1)). */
 void	result_line(struct buf *, struct arena *, uint64_t line,
 	    const struct verdict *, struct sv event_id, struct sv key,
-	    const struct change *, const struct current *);
+	    const struct change *, const struct current *,
+	    const struct offdevice *);
 
 /*
  * An event (a line) to sh -c command's standard input: --via, or a

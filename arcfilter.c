@@ -24,6 +24,7 @@
 #include "arcstate.h"
 #include "arcrules.h"
 #include "arcjournal.h"
+#include "arcoffdevice.h"
 #include "arccmd.h"
 
 /* ---- shared by the commands ---- */
@@ -102,14 +103,49 @@ string_or_null(struct buf *b, struct sv v)
 }
 
 /*
+ * The condition's records as the off-device setting lets them leave
+ * (arc-apply --off-device): a withheld question is null.
+ */
+static void
+records_off(struct buf *out, struct arena *a, const struct offdevice *off,
+    const struct change *ch, const struct current *cur)
+{
+	struct rec	 n, q;
+	bool		 has_n, has_q, goes;
+
+	if ((has_n = ch != NULL && ch->has_n))
+		n = ch->n;
+	else
+		has_n = cur->ntext != NULL && rec_parse(a, cur->ntext, false,
+		    &n);
+	if ((has_q = ch != NULL && ch->has_q))
+		q = ch->q;
+	else
+		has_q = cur->qtext != NULL && rec_parse(a, cur->qtext, true,
+		    &q);
+	goes = offdevice_apply(off, has_n ? &n : NULL, has_q ? &q : NULL);
+	buf_puts(out, "\"notification\":");
+	if (has_n)
+		rec_write(out, &n, false, true);
+	else
+		buf_puts(out, "null");
+	buf_puts(out, ",\"interaction\":");
+	if (has_q && goes)
+		rec_write(out, &q, true, true);
+	else
+		buf_puts(out, "null");
+}
+
+/*
  * A result line, arc-apply(1)'s: the line, status, replayed, event_id,
  * key, then the condition's records as they now are (the change's, else
- * the stored ones) or the error object.
+ * the stored ones; with off, as they may leave) or the error object.
  */
 void
 result_line(struct buf *out, struct arena *a, uint64_t lineno,
     const struct verdict *v, struct sv event_id, struct sv key,
-    const struct change *ch, const struct current *cur)
+    const struct change *ch, const struct current *cur,
+    const struct offdevice *off)
 {
 	buf_printf(out, "{\"line\":%llu,\"status\":%d,",
 	    (unsigned long long)lineno, v->status);
@@ -122,6 +158,8 @@ result_line(struct buf *out, struct arena *a, uint64_t lineno,
 	buf_putc(out, ',');
 	if (v->code != ARC_OK) {
 		error_object(out, v->code, v->message, v->path, v->state);
+	} else if (off != NULL) {
+		records_off(out, a, off, ch, cur);
 	} else {
 		buf_puts(out, "\"notification\":");
 		if (ch != NULL && ch->has_n)
@@ -151,7 +189,8 @@ refused(struct applier *ap, const char *name, uint64_t lineno,
 	strlcpy(ap->last.message, p->message, sizeof(ap->last.message));
 	result_line(&ap->out, &ap->arena, lineno, &ap->last,
 	    sv_json(json_get(root, "event_id")),
-	    sv_json(json_get(json_get(root, "request"), "key")), NULL, NULL);
+	    sv_json(json_get(json_get(root, "request"), "key")), NULL, NULL,
+	    ap->off);
 	if (!ap->quiet)
 		diag_problems(name, lineno, &ap->pr);
 	ap->status = EXIT_REJECTED;
@@ -195,7 +234,7 @@ apply_one(struct applier *ap, const char *name, uint64_t lineno,
 	if (ap->last.changed)
 		journal_record(&ap->j, now, &ch);
 	result_line(&ap->out, &ap->arena, lineno, &ap->last,
-	    sv_json(json_get(root, "event_id")), key, &ch, &cur);
+	    sv_json(json_get(root, "event_id")), key, &ch, &cur, ap->off);
 	if (ap->last.code != ARC_OK) {
 		struct problem p = { ap->last.code, (char *)ap->last.path,
 		    "" };

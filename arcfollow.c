@@ -166,6 +166,7 @@ struct follower {
 	bool			 opened;	/* a file has been read */
 	char			 now[64];
 	char			*deadline;	/* the nearest pending one */
+	const struct offdevice	*off;	/* --off-device: what leaves */
 };
 
 static char *
@@ -188,16 +189,27 @@ render(struct follower *f, const struct condition *c, bool expired)
 	const char	*text;
 	struct rec	 r;
 
+	struct rec	 n;
+	bool		 q_goes = true;
+
 	f->n.len = f->i.len = 0;
 	text = journal_text(&f->j, &f->arena, c, false);
-	record_write_full(&f->n, &f->arena, text, false);
-	if (c->interaction.len == 0) {
+	if (c->interaction.len != 0) {
+		(void)journal_rec(&f->j, &f->arena, c, true, &r);
+		if (expired && sv_is(r.f[I_STATUS], "pending"))
+			r.f[I_STATUS] = sv_str("expired");
+	}
+	if (f->off != NULL && text != NULL &&
+	    rec_parse(&f->arena, text, false, &n)) {
+		q_goes = offdevice_apply(f->off, &n,
+		    c->interaction.len != 0 ? &r : NULL);
+		rec_write(&f->n, &n, false, true);
+	} else
+		record_write_full(&f->n, &f->arena, text, false);
+	if (c->interaction.len == 0 || !q_goes) {
 		buf_puts(&f->i, "null");
 		return;
 	}
-	(void)journal_rec(&f->j, &f->arena, c, true, &r);
-	if (expired && sv_is(r.f[I_STATUS], "pending"))
-		r.f[I_STATUS] = sv_str("expired");
 	rec_write(&f->i, &r, true, true);
 }
 
@@ -483,7 +495,7 @@ sleep_until_change(const struct follower *f, int fd, const char *base)
 }
 
 int
-status_follow(const char *journal)
+status_follow(const char *journal, const struct offdevice *off)
 {
 	struct follower	 f;
 	struct seen	*e;
@@ -492,6 +504,7 @@ status_follow(const char *journal)
 	int		 fd, status = 0;
 
 	memset(&f, 0, sizeof(f));
+	f.off = off;
 	path = journal_default_path(journal);
 	fd = watch_folder(path, &base);
 	if (!journal_open(&f.j, path, false)) {

@@ -638,3 +638,70 @@ big_question() {
 	! grep -q 'ended (status' "$BROKER/person.err"
 	grep -q 'arc/devbox/conditions/%ed%a0%80: not a key of ours; ignored' "$BROKER/person.err"
 }
+
+# devbox's retained deploy: notification title, message, project, and the
+# interaction, as one JSON array.
+deploy_out() {
+	retained person devbox | jq -c 'select(.topic == "arc/devbox/conditions/deploy") |
+	    .payload | [.notification.title, .notification.message, .notification.project,
+	      .notification.agent_name, .interaction]'
+}
+deploy_is() { [ "$(deploy_out)" = "$1" ]; }
+
+@test "the off-device setting (off-device beside the journal): what reaches the broker at each level, and what the mirror can still decide" {
+	DEVDIR=${DEVBOX%/*}
+	mkdir -p "$DEVDIR"
+	arc-emit --key deploy --kind permission --title "Run a command?" \
+	    --message "SECRET rm -rf /srv" --sender-name "Claude" --cwd /home/ann/secret-project \
+	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply -q -j "$DEVBOX" >/dev/null
+	nonce=$(arc-status -j "$DEVBOX" --json --show deploy | jq -r .interaction.nonce)
+	digest=$(arc-status -j "$DEVBOX" --json --show deploy | jq -r .interaction.digest)
+	# a setting that is not one: the agent side stops, nothing is published
+	echo 'no-mesage' >"$DEVDIR/off-device"
+	run as agent-devbox timeout 20 "$ARC_MQTT" agent -H devbox -j "$DEVBOX"
+	[ "$status" -eq 3 ]
+	grep -q 'off-device: not a setting' <<<"$output"
+	retained_count devbox 0
+	spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	# no-message, no project: a notice with its title; no message, no
+	# interaction, so no digest and no nonce: the mirror cannot answer it
+	printf '# what the phone may see\nno-message\nno-project\n' >"$DEVDIR/off-device"
+	agent devbox "$DEVBOX"
+	eventually deploy_is '["Run a command?",null,null,"Claude",null]'
+	! retained person devbox | grep -qF -e SECRET -e "$nonce" -e "$digest" -e secret-project
+	eventually eval '[ "$(arc-status -j "$MIRROR" --json | jq -c "[.pending, .notices]")" = "[0,1]" ]'
+	run as person arc-answer -j "$MIRROR" devbox/deploy allow
+	[ "$status" -ne 0 ]
+	# an answer that does carry digest and nonce (from the host's own
+	# terminal, say) is applied; its result holds no more than the policy
+	eventually ready devbox
+	results devbox
+	publish_answer devbox "$(jq -nc --arg d "$digest" --arg n "$nonce" '{arc_version: "0.2",
+	    event_id: "evt_offdev1", event_type: "response.submitted",
+	    occurred_at: "2026-01-01T00:00:00Z", sender: {id: "t"}, request: {key: "deploy"},
+	    response: {response_id: "r-offdev1", digest: $d, nonce: $n, choice_id: "deny",
+	      source: "t"}}')"
+	eventually result_for devbox evt_offdev1
+	[ "$(result_for devbox evt_offdev1 | jq -c '[.status, .notification.outcome, .notification.message, .interaction]')" = '[200,"answered",null,null]' ]
+	! grep -qF -e SECRET -e "$nonce" -e "$digest" "$BROKER/results-devbox.out"
+	eventually retained_count devbox 0
+	halt agent-devbox
+	# title-only: not even the agent's name
+	arc-emit --key deploy --kind permission --title "Run a command?" \
+	    --message "SECRET again" --sender-name "Claude" --cwd /home/ann/secret-project \
+	    --choice allow:Allow \
+	    --choice deny:Deny --expires-in 1h | arc-apply -q -j "$DEVBOX" >/dev/null
+	echo title-only >"$DEVDIR/off-device"
+	agent devbox "$DEVBOX"
+	eventually deploy_is '["Run a command?",null,"secret-project",null,null]'
+	halt agent-devbox
+	# everything (the default: no setting): the question whole, answered from the mirror
+	rm "$DEVDIR/off-device"
+	agent devbox "$DEVBOX"
+	eventually eval '[ "$(deploy_out | jq -c ".[1], (.[4].digest | length)" | tr "\n" " ")" = "\"SECRET again\" 64 " ]'
+	eventually is_pending "$MIRROR" 1
+	eventually ready devbox
+	run as person arc-answer -j "$MIRROR" --via "$ARC_MQTT send -w 20" devbox/deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(pending "$DEVBOX")" = 0 ]
+}

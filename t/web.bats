@@ -18,7 +18,32 @@ setup() {
 teardown() {
 	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
 	[ ! -f "$SRV/lighttpd.pid" ] || kill "$(cat "$SRV/lighttpd.pid")" 2>/dev/null || :
+	local f
+	for f in "$BATS_TEST_TMPDIR"/*.session; do
+		[ ! -e "$f" ] || kill -TERM -- "-$(cat "$f")" 2>/dev/null || :
+	done
 	arc_teardown
+}
+
+# in_session NAME CMD...: CMD in a session of its own (stopped by
+# teardown), its output in $BATS_TEST_TMPDIR/NAME.out and .err.
+in_session() {
+	local name=$1
+	shift
+	setsid "$@" >"$BATS_TEST_TMPDIR/$name.out" 2>"$BATS_TEST_TMPDIR/$name.err" </dev/null 3>&- &
+	echo $! >"$BATS_TEST_TMPDIR/$name.session"
+}
+# kin_of PID: PID's descendants, one a line.
+kin_of() {
+	local c
+	for c in $(ps -e -o pid=,ppid= | awk -v p="$1" '$2 == p {print $1}'); do
+		echo "$c"
+		kin_of "$c"
+	done
+}
+# none_alive PID...: none of them runs any more (a zombie is gone too).
+none_alive() {
+	[ $# -eq 0 ] || [ -z "$(ps -o pid=,stat= -p "$(echo "$@" | tr ' ' ,)" | awk '$2 !~ /^Z/')" ]
 }
 
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
@@ -224,6 +249,13 @@ HTML
 	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.status)" = answered ]
 	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.response.source)" = web ]
 	[ "$(status_of devbox/deploy)" = pending ]
+	# a question its host's off-device setting withheld comes as a notice:
+	# shown, with nothing to tap
+	jq -c '.interaction = null | .notification.message = null | .notification.key = "devbox/held" |
+	    .notification.title = "Held back"' "$BATS_TEST_TMPDIR/m" | arc-apply --mirror --route true >/dev/null
+	run page
+	grep -q 'class="title">Held back</div><p class="held">On another host: it is settled there.</p></div>' <<<"$output"
+	! grep -q 'value="devbox/held"' <<<"$output"
 }
 
 @test "arc-web: with JavaScript on, the open page follows the journal: a new question shows, one answered in a terminal goes" {
@@ -239,6 +271,191 @@ HTML
 	sed -n '/^2 questions waiting$/,/^1 question waiting$/p' <<<"$output" | grep -q 'Second question'
 	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'Second question'
 	! sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'First question'
+}
+
+@test "arc-web: while the page is open, a new question is told by the Notification API, as text and bounded; a settled one is not" {
+	open_q first '.request.title = "First question"'
+	serve
+	run browse "$URL/arc-web" ann:pw notifications wait 500 \
+	    run "$(declare -f fresh created open_q); open_q second '.request.title = \"<img src=x onerror=alert(1)> \" + (\"long \" * 30) | .request.message = \"<b>bold</b> & \" + (\"more \" * 100) | .sender.name = \"\\\"><script>alert(2)</script>\"'" \
+	    wait 1500 run "arc-answer first allow >/dev/null" wait 1500 text
+	echo "$output"
+	[ "$status" -eq 0 ]
+	! grep -q '^dialog:\|^csp:' <<<"$output"
+	[ "$(grep -c '^console: notification: ' <<<"$output")" -eq 1 ]
+	n=$(sed -n 's/^console: notification: //p' <<<"$output")
+	title=$(jq -r '.[0]' <<<"$n")
+	body=$(jq -r '.[1]' <<<"$n")
+	[[ $title == '"><script>alert(2)</script>'*': <img src=x onerror=alert(1)> long long'* ]]
+	[ "${#title}" -le 120 ]
+	[[ $body == '<b>bold</b> & more more'* ]]
+	[ "${#body}" -le 200 ]
+	# the page went on: the first question answered in a terminal left it
+	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'long long'
+	! grep -q 'First question' <<<"$(sed -n '/^1 question waiting$/,$p' <<<"$output")"
+}
+
+@test "arc-web: the off-device setting: under no-message and title-only a question shows without its text or buttons and cannot be answered; notices still go" {
+	open_q deploy '.request.title = "Run a command?" | .request.message = "SECRET rm -rf /srv" |
+	    .context.cwd = "/home/ann/secret-project" | .sender.name = "Claude"'
+	information note | arc-apply >/dev/null
+	serve
+	page | grep -q 'SECRET rm -rf /srv'
+	tok=$(token)
+	s=$(seen)
+	nonce=$(nonces)
+	# no-message (the file beside the journal, the setting arc-mqtt reads too)
+	echo no-message >"$BATS_TEST_TMPDIR/state/off-device"
+	run page
+	! grep -q -e SECRET -e 'name="choice"' -e 'name="seen"' <<<"$output"
+	grep -q 'class="title">Run a command?<' <<<"$output"
+	grep -q 'Claude &middot; secret-project' <<<"$output"
+	grep -q 'Allow &middot; Deny' <<<"$output"
+	grep -q 'Its text stays on its host (off-device setting): answer it there' <<<"$output"
+	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=withheld" ]
+	[ "$(status_of deploy)" = pending ]
+	run browse "$URL/arc-web?said=withheld" ann:pw shot "$(shot withheld)" text
+	grep -q "That question's text does not leave its host" <<<"$output"
+	! grep -q -e SECRET -e "$nonce" <<<"$output"
+	# title-only, no project: not the agent's name, the choices or the project either
+	printf 'title-only\nno-project # nor where it runs\n' >"$BATS_TEST_TMPDIR/state/off-device"
+	run page
+	! grep -q -e SECRET -e Claude -e secret-project -e Allow <<<"$output"
+	grep -q 'class="title">Run a command?<' <<<"$output"
+	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=withheld" ]
+	[ "$(post "op=dismiss&key=note&token=$tok")" = "303 /arc-web?said=dismissed" ]
+	# a setting others may write is not ours: nothing is served
+	chmod 666 "$BATS_TEST_TMPDIR/state/off-device"
+	run curl -s -u ann:pw -w '%{http_code}' "$URL/arc-web"
+	[[ $output == *'The off-device setting is not one'*500 ]]
+	# ARC_OFF_DEVICE, when set, is the setting; one that is not one serves nothing
+	kill "$(cat "$SRV/lighttpd.pid")"
+	rm -f "$SRV/lighttpd.pid"
+	ARC_WEB_ENV="ARC_OFF_DEVICE=no-mesage" serve
+	run curl -s -u ann:pw -w '%{http_code}' "$URL/arc-web"
+	[[ $output == *'The off-device setting is not one'*500 ]]
+	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "500 " ]
+	[ "$(status_of deploy)" = pending ]
+	kill "$(cat "$SRV/lighttpd.pid")"
+	rm -f "$SRV/lighttpd.pid"
+	# everything: answered
+	ARC_WEB_ENV="ARC_OFF_DEVICE=everything" serve
+	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=answered" ]
+	[ "$(status_of deploy)" = answered ]
+}
+
+@test "arc-web: the event stream's CGI ends when the browser goes, and when lighttpd dies under it" {
+	serve
+	lpid=$(cat "$SRV/lighttpd.pid")
+	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/stream" &
+	reader=$!
+	eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/stream"
+	cgi=$(kin_of "$lpid")
+	[ -n "$cgi" ]
+	kill "$reader"
+	wait "$reader" || :
+	eventually none_alive $cgi
+	# again, and this time lighttpd is killed while the stream is open
+	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/stream2" &
+	reader=$!
+	eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/stream2"
+	cgi=$(kin_of "$lpid")
+	[ -n "$cgi" ]
+	kill -KILL "$lpid"
+	rm -f "$SRV/lighttpd.pid"
+	eventually none_alive $cgi
+	wait "$reader" || :
+}
+
+@test "arc-web: a POST cut short by a dying lighttpd applies nothing; one whose client leaves before the response is applied, and arc-wait wakes" {
+	open_q deploy
+	serve
+	tok=$(token)
+	s=$(seen)
+	arc-wait -t 60 deploy >"$BATS_TEST_TMPDIR/waited" &
+	waiter=$!
+	form="op=answer&key=deploy&seen=$s&token=$tok&choice=allow"
+	# half a form, then lighttpd dies while the connection is open
+	python3 - "$PORT" "$form" "$BATS_TEST_TMPDIR/half" <<'PY' &
+import base64, socket, sys, time, os
+port, form, flag = int(sys.argv[1]), sys.argv[2].encode(), sys.argv[3]
+s = socket.create_connection(('127.0.0.1', port))
+auth = base64.b64encode(b'ann:pw').decode()
+s.sendall(('POST /arc-web HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://127.0.0.1:%d\r\n'
+    'Authorization: Basic %s\r\nContent-Type: application/x-www-form-urlencoded\r\n'
+    'Content-Length: %d\r\n\r\n' % (port, port, auth, len(form))).encode() + form[:len(form) // 2])
+open(flag, 'w').close()
+try:
+    s.settimeout(20)
+    s.recv(100)
+except OSError:
+    pass
+PY
+	client=$!
+	eventually test -e "$BATS_TEST_TMPDIR/half"
+	lpid=$(cat "$SRV/lighttpd.pid")
+	kin=$(kin_of "$lpid")
+	kill -KILL "$lpid"
+	rm -f "$SRV/lighttpd.pid"
+	wait "$client" || :
+	eventually none_alive $kin
+	[ "$(status_of deploy)" = pending ]
+	kill -0 "$waiter"
+	# the whole form, and the client goes without reading the response
+	serve
+	python3 - "$PORT" "$form" <<'PY'
+import base64, socket, sys
+port, form = int(sys.argv[1]), sys.argv[2].encode()
+s = socket.create_connection(('127.0.0.1', port))
+auth = base64.b64encode(b'ann:pw').decode()
+s.sendall(('POST /arc-web HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: http://127.0.0.1:%d\r\n'
+    'Authorization: Basic %s\r\nContent-Type: application/x-www-form-urlencoded\r\n'
+    'Content-Length: %d\r\n\r\n' % (port, port, auth, len(form))).encode() + form)
+s.close()
+PY
+	wait "$waiter"
+	[ "$(jq -r '[.status, .response.choice_id, .response.source] | join(" ")' "$BATS_TEST_TMPDIR/waited")" = "answered allow web" ]
+	[ "$(grep -c '"event_type":"response.submitted"' "$ARC_JOURNAL")" -le 1 ]
+	eventually none_alive $(kin_of "$(cat "$SRV/lighttpd.pid")")
+}
+
+@test "arc-web: the ntfy recipe of arc-web(8), run by arc-notify's exec sink, posts the title and the page's Click URL, and nothing more" {
+	command -v dbus-daemon >/dev/null || skip "dbus-daemon is not installed"
+	serve
+	# the recipe, as the page prints it
+	mandoc -Tascii "$BATS_TEST_DIRNAME/../man/arc-web.8" | col -bx |
+	    sed -n '/^ *#!\/bin\/sh$/,/--data-binary/p' >"$BATS_TEST_TMPDIR/recipe"
+	indent=$(head -1 "$BATS_TEST_TMPDIR/recipe" | sed 's/#.*//' | wc -c)
+	cut -c"$indent"- "$BATS_TEST_TMPDIR/recipe" >"$BATS_TEST_TMPDIR/arc-ntfy"
+	grep -q '^#!/bin/sh$' "$BATS_TEST_TMPDIR/arc-ntfy"
+	grep -q 'Click: \$page' "$BATS_TEST_TMPDIR/arc-ntfy"
+	chmod +x "$BATS_TEST_TMPDIR/arc-ntfy"
+	# a push service of our own, a session bus of our own, arc-notify
+	in_session receiver "$BATS_TEST_DIRNAME/web/receiver" "$BATS_TEST_TMPDIR/pushed" "$BATS_TEST_TMPDIR/rport"
+	eventually test -s "$BATS_TEST_TMPDIR/rport"
+	in_session bus dbus-daemon --session --nofork --nopidfile --address="unix:path=$BATS_TEST_TMPDIR/bus"
+	eventually test -S "$BATS_TEST_TMPDIR/bus"
+	mkdir -p "$BATS_TEST_TMPDIR/config/arc"
+	printf 'notify exec question run %s\nignore tmux\n' "$BATS_TEST_TMPDIR/arc-ntfy" \
+	    >"$BATS_TEST_TMPDIR/config/arc/notify.conf"
+	XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config" DBUS_SESSION_BUS_ADDRESS="unix:path=$BATS_TEST_TMPDIR/bus" \
+	    ARC_WEB_URL="$URL/arc-web" NTFY_TOPIC="http://127.0.0.1:$(cat "$BATS_TEST_TMPDIR/rport")/arc-questions" \
+	    in_session notify arc-notify
+	open_q deploy '.request.title = "Deploy to production?" | .request.message = "SECRET rm -rf /srv"'
+	eventually test -s "$BATS_TEST_TMPDIR/pushed"
+	[ "$(jq -r '[.method, .path, .headers.Click, .headers.Title, .body] | join("|")' "$BATS_TEST_TMPDIR/pushed")" = \
+	    "POST|/arc-questions|$URL/arc-web|arc: a question waits|Deploy to production?" ]
+	# taken back: nothing is pushed; the next question is
+	arc-answer deploy allow >/dev/null
+	open_q next '.request.title = "Next one?"'
+	eventually eval '[ "$(grep -c . "$BATS_TEST_TMPDIR/pushed")" -ge 2 ]'
+	[ "$(jq -r .body "$BATS_TEST_TMPDIR/pushed" | tr '\n' '|')" = "Deploy to production?|Next one?|" ]
+	for secret in SECRET $(nonces) $(grep -ao '"digest":"[0-9a-f]*"' "$ARC_JOURNAL" | sed 's/.*:"//; s/"$//' | sort -u); do
+		! grep -qF -- "$secret" "$BATS_TEST_TMPDIR/pushed"
+		! grep -qF -- "${secret:0:16}" "$BATS_TEST_TMPDIR/pushed"
+	done
+	# the Click URL opens the page
+	curl -sf -u ann:pw "$(jq -r .headers.Click "$BATS_TEST_TMPDIR/pushed" | tail -1)" | grep -q 'Next one?'
 }
 
 @test "arc-web: the empty page, before there is a journal or its folder" {

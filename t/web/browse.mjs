@@ -5,7 +5,11 @@
 //         shot FILE | html (prints the page's HTML) | text (its text)
 //         eval JS (prints the result) | wait MS
 //         run COMMAND (sh -c, between two steps: the world changes)
-// A first step nojs turns JavaScript off before the page is opened.
+// A first step nojs turns JavaScript off before the page is opened; a
+// first step notifications grants the page's origin the Notification
+// permission (Browser.grantPermissions) and prints "notification: [title,
+// body]" for each one the page makes (window.Notification wrapped before
+// any script of the page runs).
 // Prints "dialog: ..." for any alert()/confirm() (a script ran), "csp: ..."
 // for a Content-Security-Policy violation and "console: ..." for messages.
 import { execSync, spawn } from 'node:child_process';
@@ -90,6 +94,23 @@ await send('Emulation.setTouchEmulationEnabled', { enabled: true });
 if (steps[0] === 'nojs') {
 	steps.shift();
 	await send('Emulation.setScriptExecutionDisabled', { value: true });
+}
+if (steps[0] === 'notifications') {
+	steps.shift();
+	await send('Browser.grantPermissions', { origin: new URL(url).origin,
+	    permissions: ['notifications'] }, true);
+	await send('Page.addScriptToEvaluateOnNewDocument', { source: `(() => {
+	    const N = window.Notification;
+	    if (!N) return;
+	    function W(title, options) {
+		console.log('notification: ' + JSON.stringify([title,
+		    (options || {}).body]));
+		try { return new N(title, options); } catch (e) { return {}; }
+	    }
+	    Object.defineProperty(W, 'permission', { get: () => N.permission });
+	    W.requestPermission = (...a) => N.requestPermission(...a);
+	    window.Notification = W;
+	})();` });
 }
 let l = loaded();
 await send('Page.navigate', { url });

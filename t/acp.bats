@@ -59,11 +59,12 @@ received() {
 	cmp "$want" "$W/$1.got" || { diff <(cut -c1-200 "$want") <(cut -c1-200 "$W/$1.got"); return 1; }
 }
 
-# pending_key: the question arc-acp opened, once it is pending.
+# pending_key [STATUS]: the key of arc-acp's question once it is pending
+# (or has STATUS: a question with a short life may be past it already).
 pending_key() {
-	local i k
+	local i k want=${1:-pending}
 	for i in $(seq 400); do
-		k=$(arc-status --list 2>/dev/null | awk -F'\t' 'index($1, "acp:") == 1 && $3 == "pending" { print $1; exit }')
+		k=$(arc-status --list 2>/dev/null | awk -F'\t' -v w="$want" 'index($1, "acp:") == 1 && ($3 == "pending" || $3 == w) { print $1; exit }')
 		[ -n "$k" ] && { echo "$k"; return 0; }
 		sleep 0.05
 	done
@@ -187,7 +188,7 @@ ended() {
 	# the editor answers only once the question has expired
 	n=$(jq -r 'select(.d == "sent") | .m' "$FX/deny/editor.ndjson" | grep -n '"outcome":{"outcome":"selected"' | cut -d: -f1)
 	ACP_EDITOR_GATE=$n:$W/answer-now play deny -t 1s
-	k=$(pending_key)
+	k=$(pending_key expired)
 	for _ in $(seq 100); do
 		[ "$(arc-status --json --show "$k" | jq -r .interaction.status)" = expired ] && break
 		arc-status --list >/dev/null

@@ -164,6 +164,7 @@ fuzz-build: deps-fuzz
 	        -c $${f%.o}.c -o fuzz/bin/$$f || exit 1; done
 	@for t in $(FUZZ_TARGETS); do \
 	    clang $(WARN) $(FUZZFLAGS) $(CPPFLAGS) -o fuzz/bin/$$t fuzz/$$t.c \
+	        fuzz/scratch.c \
 	        $(addprefix fuzz/bin/,$(filter-out arcmain.o,$(OBJS))) \
 	        $(LDLIBS) || exit 1; done
 

@@ -19,7 +19,6 @@
  * (act()).  The clock is fixed (ARC_NOW), so that a run can be replayed.
  */
 #include <err.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include "../arcstate.h"
 #include "../arcjournal.h"
 #include "../arccmd.h"
+#include "scratch.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -160,23 +160,6 @@ same_state(struct journal *want, struct journal *got, const char *now,
 	arena_free(&a);
 }
 
-/* The journal and what the writers left beside it. */
-static void
-remove_around(const char *path)
-{
-	glob_t	 g;
-	char	 pattern[80];
-	size_t	 i;
-
-	(void)unlink(path);
-	snprintf(pattern, sizeof(pattern), "%s.*", path);
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return;
-	for (i = 0; i < g.gl_pathc; i++)
-		(void)unlink(g.gl_pathv[i]);
-	globfree(&g);
-}
-
 /*
  * A person's act, since an answer must echo the nonce minted when its
  * question was stored: "@KEY CHOICE" answers the question under KEY as
@@ -275,7 +258,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		line[n] = p;
 		len[n++] = (size_t)(nl - p);
 	}
-	remove_around(path);
+	scratch_remove(path);
 
 	/* The first half, then a checkpoint; the rest from it, kept open. */
 	if (!applier_open(&ap, path))
@@ -311,6 +294,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	journal_close(&compacted);
 	journal_close(&replayed);
 	applier_close(&ap);
-	remove_around(path);
+	scratch_remove(path);
 	return 0;
 }

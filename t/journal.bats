@@ -696,11 +696,17 @@ shrink_under() {
 	stderr=$(cat "$BATS_TEST_TMPDIR/err")
 }
 
-@test "a journal rewritten in place while its damaged tail is read for recovery: exit 3, the journal unreadable, never SIGBUS; nothing cut, nothing stored" {
+# backup_then_pages: a journal of one notice at T0, copied to backup (a
+# restore shorter than a page), then pages of notices after it
+backup_then_pages() {
 	export ARC_NOW=$T0
 	apply <<<"$(information a)" >/dev/null
 	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
 	for i in $(seq 100); do information "n$i"; done | apply >/dev/null
+}
+
+@test "a journal rewritten in place while its damaged tail is read for recovery: exit 3, the journal unreadable, never SIGBUS; nothing cut, nothing stored" {
+	backup_then_pages
 	# pages of records, then the zeros of a power cut: the recovery maps
 	# the journal a second time, from the tail's page on
 	{ head -c 100 /dev/zero; echo; } >>"$ARC_JOURNAL"
@@ -1045,10 +1051,7 @@ settled_history() {
 }
 
 @test "a journal rewritten in place while --compact copies its records: exit 3, never SIGBUS; no temporary file, no archive, the journal as it was written" {
-	export ARC_NOW=$T0
-	apply <<<"$(information a)" >/dev/null
-	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
-	for i in $(seq 100); do information "n$i"; done | apply >/dev/null
+	backup_then_pages
 	# the first map is the catch-up's, the second the compaction's
 	shrink_under 2 "$BATS_TEST_TMPDIR/backup" arc-apply --compact
 	[ "$status" -eq 3 ]

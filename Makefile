@@ -155,7 +155,7 @@ check-sanitize: deps-sanitize test-helpers
 
 # libFuzzer targets, each run FUZZ_SECONDS from a corpus seeded with t/.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint
+FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint fuzz_replay
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all
 fuzz-build: deps-fuzz
@@ -165,6 +165,7 @@ fuzz-build: deps-fuzz
 	        -c $${f%.o}.c -o fuzz/bin/$$f || exit 1; done
 	@for t in $(FUZZ_TARGETS); do \
 	    clang $(WARN) $(FUZZFLAGS) $(CPPFLAGS) -o fuzz/bin/$$t fuzz/$$t.c \
+	        fuzz/scratch.c \
 	        $(addprefix fuzz/bin/,$(filter-out arcmain.o,$(OBJS))) \
 	        $(LDLIBS) || exit 1; done
 

@@ -85,49 +85,6 @@ static const char usage[] =
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
-/* ---- the event ---- */
-
-static void
-build_event(struct buf *ev, const char *key, const struct question *qn,
-    const struct opts *o, const char *answer, bool is_text)
-{
-	const char	*sender = getenv("ARC_SENDER");
-	char		 event_id[40], rid[40];
-
-	mint_id("evt_", event_id, sizeof(event_id));
-	mint_id("resp_", rid, sizeof(rid));
-	buf_puts(ev, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(ev, event_id);
-	buf_puts(ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
-	buf_json_cstr(ev, arc_now());
-	buf_puts(ev, ",\"sender\":{\"id\":");
-	buf_json_cstr(ev, sender != NULL && *sender ? sender : "arc-answer");
-	buf_puts(ev, "},\"request\":{\"key\":");
-	buf_json_cstr(ev, key);
-	buf_puts(ev, "},\"response\":{\"response_id\":");
-	buf_json_cstr(ev, o->response_id != NULL ? o->response_id : rid);
-	/* With no question there is nothing to echo; the answer is 404. */
-	buf_puts(ev, ",\"digest\":");
-	if (qn->found)
-		buf_json_str(ev, qn->q.f[I_DIGEST].p, qn->q.f[I_DIGEST].n);
-	else
-		buf_puts(ev, "\"0000000000000000000000000000000000000000"
-		    "000000000000000000000000\"");
-	if (qn->found && qn->q.f[I_NONCE].p != NULL) {
-		buf_puts(ev, ",\"nonce\":");
-		buf_json_str(ev, qn->q.f[I_NONCE].p, qn->q.f[I_NONCE].n);
-	}
-	buf_puts(ev, is_text ? ",\"text\":" : ",\"choice_id\":");
-	buf_json_cstr(ev, answer);
-	buf_puts(ev, ",\"source\":");
-	buf_json_cstr(ev, o->source);
-	if (o->device != NULL) {
-		buf_puts(ev, ",\"device_id\":");
-		buf_json_cstr(ev, o->device);
-	}
-	buf_puts(ev, "}}");
-}
-
 /* ---- words for a person ---- */
 
 static void
@@ -256,11 +213,14 @@ send_answer(struct target *t, const struct opts *o, const char *key,
     const struct question *qn, const char *via, const char *answer,
     bool is_text)
 {
+	const char	*sender = getenv("ARC_SENDER");
+	struct answerer	 who = { sender != NULL && *sender ? sender :
+	    "arc-answer", o->response_id, o->source, o->device };
 	struct buf	 ev = { 0 }, b = { 0 };
 	struct arena	 a = { 0 };
 	int		 status;
 
-	build_event(&ev, key, qn, o, answer, is_text);
+	build_event(&ev, key, qn, &who, answer, is_text);
 	buf_putc(&ev, '\n');
 	if (via != NULL || !t->local) {
 		journal_unlock(t->jr);

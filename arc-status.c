@@ -84,11 +84,22 @@ seconds_of_sv(struct arena *a, struct sv v)
 	return t.seconds;
 }
 
+/* An instant c's stored notification or question holds, in seconds. */
+static int64_t
+stored_seconds(struct survey *s, const struct condition *c,
+    bool interaction, size_t field)
+{
+	struct rec r;
+
+	arena_reset(&s->scratch);
+	(void)journal_rec(s->j, &s->scratch, c, interaction, &r);
+	return seconds_of_sv(&s->scratch, r.f[field]);
+}
+
 static void
 classify(struct survey *s, struct item *it)
 {
 	const struct condition	*c = it->c;
-	struct rec		 q;
 
 	it->qs = condition_qstatus(c, s->now);
 	switch (it->qs) {
@@ -100,21 +111,14 @@ classify(struct survey *s, struct item *it)
 			    "a deadline");
 		return;
 	case Q_NONE:
-		if ((it->at = c->changed) <= 0) {
-			arena_reset(&s->scratch);
-			(void)journal_rec(s->j, &s->scratch, c, false, &q);
-			it->at = seconds_of_sv(&s->scratch, q.f[N_UPDATED_AT]);
-		}
+		if ((it->at = c->changed) <= 0)
+			it->at = stored_seconds(s, c, false, N_UPDATED_AT);
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? NOTICE : QUIET;
 		return;
 	case Q_EXPIRED:
-		if (c->expires_at != NULL) {
-			it->at = seconds_of_sv(&s->arena, sv_str(c->expires_at));
-		} else {
-			arena_reset(&s->scratch);
-			(void)journal_rec(s->j, &s->scratch, c, true, &q);
-			it->at = seconds_of_sv(&s->scratch, q.f[I_EXPIRES_AT]);
-		}
+		it->at = c->expires_at != NULL ? seconds_of_sv(&s->arena,
+		    sv_str(c->expires_at)) : stored_seconds(s, c, true,
+		    I_EXPIRES_AT);
 		it->need = s->now_s - it->at < NOTICE_SECONDS ? EXPIRED : QUIET;
 		return;
 	default:

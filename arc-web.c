@@ -747,38 +747,6 @@ page(const char *journal, const struct offdevice *off, const char *token,
 
 /* ---- answers ---- */
 
-static void
-build_event(struct buf *ev, const char *key, const struct question *qn,
-    const char *user, const char *answer, bool is_text)
-{
-	char	 event_id[40], rid[40];
-
-	mint_id("evt_", event_id, sizeof(event_id));
-	mint_id("resp_", rid, sizeof(rid));
-	buf_puts(ev, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(ev, event_id);
-	buf_puts(ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
-	buf_json_cstr(ev, arc_now());
-	buf_puts(ev, ",\"sender\":{\"id\":\"arc-web\"},\"request\":{\"key\":");
-	buf_json_cstr(ev, key);
-	buf_puts(ev, "},\"response\":{\"response_id\":");
-	buf_json_cstr(ev, rid);
-	buf_puts(ev, ",\"digest\":");
-	buf_json_str(ev, qn->q.f[I_DIGEST].p, qn->q.f[I_DIGEST].n);
-	if (qn->q.f[I_NONCE].p != NULL) {
-		buf_puts(ev, ",\"nonce\":");
-		buf_json_str(ev, qn->q.f[I_NONCE].p, qn->q.f[I_NONCE].n);
-	}
-	buf_puts(ev, is_text ? ",\"text\":" : ",\"choice_id\":");
-	buf_json_cstr(ev, answer);
-	buf_puts(ev, ",\"source\":\"web\"");
-	if (*user != '\0') {
-		buf_puts(ev, ",\"device_id\":");
-		buf_json_cstr(ev, user);
-	}
-	buf_puts(ev, "}}");
-}
-
 /*
  * A question mirrored from another host goes by the route its mirror
  * recorded, as arc-answer sends it, never into the mirror; the route's
@@ -791,7 +759,8 @@ by_route(struct applier *ap, const struct question *qn, const char *route,
 	struct buf	 ev = { 0 };
 	int		 null, status;
 
-	build_event(&ev, f->key, qn, user, f->text != NULL ? f->text :
+	build_event(&ev, f->key, qn, &(struct answerer){ "arc-web", NULL,
+	    "web", *user != '\0' ? user : NULL }, f->text != NULL ? f->text :
 	    f->choice, f->text != NULL);
 	buf_putc(&ev, '\n');
 	journal_unlock(&ap->j);
@@ -838,8 +807,9 @@ answer(const struct form *f, const struct offdevice *off, const char *user)
 		said = c->route[0] == '\0' ? "mirrored" :
 		    by_route(&ap, &qn, c->route, f, user);
 	else {
-		build_event(&ev, f->key, &qn, user, is_text ? f->text :
-		    f->choice, is_text);
+		build_event(&ev, f->key, &qn, &(struct answerer){ "arc-web",
+		    NULL, "web", *user != '\0' ? user : NULL }, is_text ?
+		    f->text : f->choice, is_text);
 		ap.quiet = true;
 		apply_one(&ap, "web", 1, ev.p, ev.len, false);
 		ap.out.len = 0;	/* the result line holds the nonce */

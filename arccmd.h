@@ -77,4 +77,15 @@ void	find_question(struct journal *, struct arena *, const char *key,
 	    struct question *);
 void	print_interaction(struct arena *, const char *text);
 
+/* ---- an answer, as an event ---- */
+struct answerer {
+	const char	*sender;	/* sender.id */
+	const char	*response_id;	/* NULL: one is minted */
+	const char	*source;
+	const char	*device;	/* device_id; NULL: none */
+};
+/* The response.submitted event answering qn (answer: text or choice id). */
+void	build_event(struct buf *, const char *key, const struct question *,
+	    const struct answerer *, const char *answer, bool is_text);
+
 #endif /* ARCCMD_H */

@@ -401,6 +401,52 @@ count_arg(const char *option, const char *arg, long long min, long long max,
 	return false;
 }
 
+/* ---- an answer, as an event ---- */
+
+/*
+ * The response.submitted event that answers qn under key (arc-answer's,
+ * arc-web's).  With no question there is nothing to echo: the digest is
+ * zeros, and the answer is a 404.
+ */
+void
+build_event(struct buf *ev, const char *key, const struct question *qn,
+    const struct answerer *who, const char *answer, bool is_text)
+{
+	char	 event_id[40], rid[40];
+
+	mint_id("evt_", event_id, sizeof(event_id));
+	mint_id("resp_", rid, sizeof(rid));
+	buf_puts(ev, "{\"arc_version\":\"0.2\",\"event_id\":");
+	buf_json_cstr(ev, event_id);
+	buf_puts(ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
+	buf_json_cstr(ev, arc_now());
+	buf_puts(ev, ",\"sender\":{\"id\":");
+	buf_json_cstr(ev, who->sender);
+	buf_puts(ev, "},\"request\":{\"key\":");
+	buf_json_cstr(ev, key);
+	buf_puts(ev, "},\"response\":{\"response_id\":");
+	buf_json_cstr(ev, who->response_id != NULL ? who->response_id : rid);
+	buf_puts(ev, ",\"digest\":");
+	if (qn->found)
+		buf_json_str(ev, qn->q.f[I_DIGEST].p, qn->q.f[I_DIGEST].n);
+	else
+		buf_puts(ev, "\"0000000000000000000000000000000000000000"
+		    "000000000000000000000000\"");
+	if (qn->found && qn->q.f[I_NONCE].p != NULL) {
+		buf_puts(ev, ",\"nonce\":");
+		buf_json_str(ev, qn->q.f[I_NONCE].p, qn->q.f[I_NONCE].n);
+	}
+	buf_puts(ev, is_text ? ",\"text\":" : ",\"choice_id\":");
+	buf_json_cstr(ev, answer);
+	buf_puts(ev, ",\"source\":");
+	buf_json_cstr(ev, who->source);
+	if (who->device != NULL) {
+		buf_puts(ev, ",\"device_id\":");
+		buf_json_cstr(ev, who->device);
+	}
+	buf_puts(ev, "}}");
+}
+
 /* ---- handing an event to a command ---- */
 
 /*

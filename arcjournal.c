@@ -50,6 +50,8 @@
  */
 static sigjmp_buf		 bus_jump;
 static volatile sig_atomic_t	 bus_armed;
+static void *volatile		 bus_map;	/* the map being read */
+static volatile size_t		 bus_maplen;
 
 static void
 on_bus(int sig)
@@ -76,6 +78,38 @@ catch_bus(void)
 	(void)sigemptyset(&sa.sa_mask);
 	(void)sigaction(SIGBUS, &sa, NULL);
 	set = true;
+}
+
+/*
+ * Around every read of a map: arm after mmap, disarm before munmap.  A
+ * reader's sigsetjmp(bus_jump, 1) lives in a frame that outlasts the read
+ * (catch_up's covers the recovery it calls), and on a SIGBUS calls
+ * bus_caught, which lets the map go and says why.
+ */
+static void
+bus_arm(void *map, size_t len)
+{
+	bus_map = map;
+	bus_maplen = len;
+	bus_armed = 1;
+}
+
+static void
+bus_disarm(void)
+{
+	bus_armed = 0;
+	bus_map = NULL;
+}
+
+static bool
+bus_caught(const struct journal *j)
+{
+	if (bus_map != NULL)
+		(void)munmap(bus_map, bus_maplen);
+	bus_map = NULL;
+	warnx("%s: the journal shrank while it was read (rewritten in place?); "
+	    "it cannot be read safely", j->path);
+	return false;
 }
 
 bool
@@ -445,6 +479,7 @@ recover(struct journal *j, uint64_t size, bool framed)
 	}
 	p = map + (at - base);
 	end = map + (size - base);
+	bus_arm(map, (size_t)(size - base));	/* caught in catch_up */
 	for (; p < end && !proven; p = nl + 1) {
 		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			nl = end;
@@ -460,6 +495,7 @@ recover(struct journal *j, uint64_t size, bool framed)
 			nul = nul || memchr(p, '\0', (size_t)(nl - p)) != NULL;
 		}
 	}
+	bus_disarm();
 	(void)munmap(map, (size_t)(size - base));
 	if (!proven && (!found || nul))
 		return cut_tail(j, at, size);
@@ -790,10 +826,10 @@ catch_up(struct journal *j)
 	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE), size, base;
 	uint64_t	 records = j->records;
 	size_t		 used;
+	/* volatile: changed after sigsetjmp (gcc -Wclobbered) */
 	volatile size_t	 window = WINDOW;
-	/* volatile: read again after a SIGBUS's return to sigsetjmp */
-	char		*volatile map;
-	volatile size_t	 maplen;
+	size_t		 maplen;
+	char		*map;
 	enum replayed	 r;
 
 	if (fstat(j->fd, &sb) == -1) {
@@ -804,15 +840,8 @@ catch_up(struct journal *j)
 	if (j->offset == 0 && !load_checkpoint(j, size))
 		state_reserve(j->st, 0, (size_t)(size / 1024));
 	records = j->records;
-	map = NULL;
-	maplen = 0;
-	if (sigsetjmp(bus_jump, 1) != 0) {
-		if (map != NULL)
-			(void)munmap(map, maplen);
-		warnx("%s: the journal shrank while it was read (rewritten "
-		    "in place?); it cannot be read safely", j->path);
-		return false;
-	}
+	if (sigsetjmp(bus_jump, 1) != 0)
+		return bus_caught(j);
 	while (j->offset < size) {
 		base = j->offset & ~(page - 1);
 		maplen = size - base < window ? (size_t)(size - base) : window;
@@ -823,12 +852,11 @@ catch_up(struct journal *j)
 			return false;
 		}
 		(void)madvise(map, maplen, MADV_SEQUENTIAL);
-		bus_armed = 1;
+		bus_arm(map, maplen);
 		r = replay(j, map + (j->offset - base),
 		    (size_t)(base + maplen - j->offset), &used);
-		bus_armed = 0;
+		bus_disarm();
 		(void)munmap(map, maplen);
-		map = NULL;
 		if (r == REPLAY_FAIL)
 			return false;
 		if (r != REPLAY_OK) {
@@ -1211,6 +1239,23 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 	return sink_write(out, s);
 }
 
+/* write_kept from the map of the old file, which may shrink under us. */
+static bool
+write_kept_mapped(struct journal *j, struct sink *s, const char *now,
+    int64_t retain, int64_t window, struct buf *out)
+{
+	bool ok;
+
+	if (sigsetjmp(bus_jump, 1) != 0) {
+		s->map = NULL;	/* let go by bus_caught */
+		return bus_caught(j);
+	}
+	bus_arm(s->map, s->maplen);
+	ok = write_kept(j, s->map, s, now, retain, window, out);
+	bus_disarm();
+	return ok;
+}
+
 /* Writes the state's live records to fd, a header first, and syncs them. */
 static bool
 write_live(struct journal *j, int fd, const char *path, const char *now,
@@ -1228,9 +1273,8 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
 		s.map = map;
 		s.maplen = (size_t)j->offset;
 	}
-	ok = write_kept(j, map != MAP_FAILED ? map : NULL, &s, now, retain,
-	    window, &out);
-	if (map != MAP_FAILED)
+	ok = write_kept_mapped(j, &s, now, retain, window, &out);
+	if (s.map != NULL)
 		(void)munmap(map, (size_t)j->offset);
 	if (ok && fsync(fd) == -1) {
 		s.failed = errno;

@@ -8,7 +8,6 @@
  */
 #include <err.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "../arc.h"
 #include "../arcjournal.h"
+#include "scratch.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -68,23 +68,6 @@ reseal(uint8_t *d, size_t n)
 	}
 }
 
-/* The journal and what a compaction left beside it. */
-static void
-remove_around(const char *path)
-{
-	glob_t	 g;
-	char	 pattern[80];
-	size_t	 i;
-
-	(void)unlink(path);
-	snprintf(pattern, sizeof(pattern), "%s.*", path);
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return;
-	for (i = 0; i < g.gl_pathc; i++)
-		(void)unlink(g.gl_pathv[i]);
-	globfree(&g);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 {
@@ -118,7 +101,7 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	}
 	arena_free(&w.a);
 	journal_close(&j);
-	remove_around(path);
+	scratch_remove(path);
 	free(data);
 	return 0;
 }

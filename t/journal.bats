@@ -673,6 +673,58 @@ five_kinds() {
 	"$BATS_TEST_DIRNAME/powerloss/five-kinds" "$1"
 }
 
+# shrink_under N FILE CMD...: runs CMD until just after its Nth mmap of the
+# journal (strace injects a SIGSTOP there), copies FILE over the journal
+# (truncating it, then writing, as a restore or logrotate's copytruncate
+# does), and lets CMD go on reading its map: $status, $output and $stderr
+# as run --separate-stderr sets them.
+shrink_under() {
+	local n=$1 file=$2 trace=$BATS_TEST_TMPDIR/trace pid
+	shift 2
+	rm -f "$trace"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$trace" -P "$ARC_JOURNAL" \
+	    -e trace=mmap -e inject=mmap:signal=SIGSTOP:when="$n" "$@" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	eventually grep -qs 'stopped by SIGSTOP' "$trace"
+	pid=$(sed -n 's/^\([0-9]*\) .*stopped by SIGSTOP.*/\1/p' "$trace")
+	cp "$file" "$ARC_JOURNAL"
+	kill -CONT "$pid"
+	status=0
+	wait $! || status=$?
+	[ "$status" -ne 135 ] || echo "killed by SIGBUS"
+	output=$(cat "$BATS_TEST_TMPDIR/out")
+	stderr=$(cat "$BATS_TEST_TMPDIR/err")
+}
+
+# backup_then_pages: a journal of one notice at T0, copied to backup (a
+# restore shorter than a page), then pages of notices after it
+backup_then_pages() {
+	export ARC_NOW=$T0
+	apply <<<"$(information a)" >/dev/null
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
+	for i in $(seq 100); do information "n$i"; done | apply >/dev/null
+}
+
+@test "a journal rewritten in place while its damaged tail is read for recovery: exit 3, the journal unreadable, never SIGBUS; nothing cut, nothing stored" {
+	backup_then_pages
+	# pages of records, then the zeros of a power cut: the recovery maps
+	# the journal a second time, from the tail's page on
+	{ head -c 100 /dev/zero; echo; } >>"$ARC_JOURNAL"
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/damaged"
+	shrink_under 2 "$BATS_TEST_TMPDIR/backup" arc-status
+	[ "$status" -eq 3 ]
+	[ "$output" = "arc: journal unreadable" ]
+	[[ "$stderr" == *"shrank while it was read"* ]]
+	# a writer: no result, no record, no cut
+	cp "$BATS_TEST_TMPDIR/damaged" "$ARC_JOURNAL"
+	shrink_under 2 "$BATS_TEST_TMPDIR/backup" arc-apply <<<"$(information b)"
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"shrank while it was read"* ]]
+	cmp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
+	[ "$(arc-status)" = "1 notice, normal" ]
+}
+
 @test "bit flips (1 bit in 13, and every bit of every newline) and deleted records in a journal of five kinds of record: each detected or harmless; deleting any record but the last is refused, and no second, different answer can win" {
 	five_kinds "$BATS_TEST_TMPDIR/j/journal"
 	mkdir "$BATS_TEST_TMPDIR/work"
@@ -996,6 +1048,18 @@ settled_history() {
 	run --separate-stderr arc-status --list
 	[ "$status" -eq 0 ]
 	[ "$(jq -s '[.[0].seq + range(length)] == map(.seq)' "$ARC_JOURNAL")" = true ]
+}
+
+@test "a journal rewritten in place while --compact copies its records: exit 3, never SIGBUS; no temporary file, no archive, the journal as it was written" {
+	backup_then_pages
+	# the first map is the catch-up's, the second the compaction's
+	shrink_under 2 "$BATS_TEST_TMPDIR/backup" arc-apply --compact
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"shrank while it was read"* ]]
+	[ "$(ls "$(dirname "$ARC_JOURNAL")")" = journal ]
+	cmp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
+	[ "$(arc-status)" = "1 notice, normal" ]
 }
 
 @test "a dismissal says who dismissed, in --show and --history, across a compaction" {

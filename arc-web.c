@@ -20,6 +20,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <libgen.h>
 #include <sha2.h>
 #include <stdio.h>
@@ -923,24 +924,46 @@ done:
 	return status;
 }
 
+static const char usage[] =
+"usage: arc-web (run by a web server, as CGI; see arc-web(8))\n"
+"\n"
+"Serves the page of what needs the person and takes their answers.  The\n"
+"request comes from the CGI environment (REQUEST_METHOD, QUERY_STRING,\n"
+"REMOTE_USER, ...), never from arguments.\n"
+"\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
+
 int	web_main(int, char **);	/* arcmain.c calls it */
 
 int
 web_main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
 	const char	*method = env("REQUEST_METHOD"), *q = env("QUERY_STRING");
 	const char	*user, *said = NULL;
 	char		*journal, token[65] = "";
 	uint8_t		 key[32];
 	struct offdevice off;
 	struct buf	 b = { 0 };
-	int		 status;
+	int		 ch, status;
 
-	(void)argv;
-	if (argc > 1 || *method == '\0') {
-		fputs("usage: arc-web (run by a web server, as CGI; see "
-		    "arc-web(8))\n", stderr);
-		return EXIT_USAGE;
+	/*
+	 * Under CGI the arguments are the server's: a query without '=' may
+	 * come as words (RFC 3875, 4.4), so they are ignored.  Only a person
+	 * at a shell gives options.
+	 */
+	if (*method == '\0') {
+		while ((ch = getopt_long(argc, argv, "hV", longopts,
+		    NULL)) != -1)
+			if (common_option(ch, usage, &status))
+				return status;
+		return usage_error(usage, "not run by a web server (no "
+		    "REQUEST_METHOD)");
 	}
 	if ((strcmp(q, "css") == 0 || strcmp(q, "js") == 0) &&
 	    strcmp(method, "GET") == 0) {

@@ -465,8 +465,26 @@ PY
 	grep -q 'Nothing needs you' <<<"$output"
 }
 
-@test "arc-web: run by hand (not as CGI) it says how it is run" {
+@test "arc-web: run by hand (not as CGI) it says how it is run; --help and --version as every command" {
 	run --separate-stderr arc-web
 	[ "$status" -eq 2 ]
 	grep -q 'arc-web(8)' <<<"$stderr"
+	run --separate-stderr arc-web --bogus
+	[ "$status" -eq 2 ]
+	run arc-web --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"-V, --version"* ]]
+	run arc-web -V
+	[ "$status" -eq 0 ]
+	[[ "$output" == "arc-web "* ]]
+}
+
+@test "arc-web: under CGI its arguments are the server's (a query without '=' may come as words) and change nothing" {
+	run env REQUEST_METHOD=GET QUERY_STRING=css arc-web css
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Content-Type: text/css"* ]]
+	run env REQUEST_METHOD=GET QUERY_STRING=js arc-web --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Content-Type: text/javascript"* ]]
+	[[ "$output" != *"usage:"* ]]
 }

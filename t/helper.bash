@@ -19,7 +19,10 @@ arc_setup() {
 # of its own calls it last (t/suite.bats checks that each one does).
 arc_teardown() {
 	[ -n "${ARC_SECRETS_LOG:-}" ] || return 0
-	grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null |
+	# compressed archive segments (arc-journal(5)) are read through zstd
+	{ grep -rhoaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"' "$BATS_TEST_TMPDIR" 2>/dev/null
+	  find "$BATS_TEST_TMPDIR" -name '*.zst' -type f -exec zstdcat -q {} + 2>/dev/null |
+	      grep -oaE '"(nonce|digest)":"[A-Za-z0-9_-]{16,}"'; } |
 	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
 }
 
@@ -35,6 +38,21 @@ eventually() {
 	done
 	echo "never came true: $*" >&2
 	return 1
+}
+
+# archive_settled JOURNAL: no compression of its archive segments under way
+# (arc-journal(5)): every plain segment is compressed, or is a second name
+# of the live journal, and no compressor's temporary is left.
+archive_settled() {
+	local f
+	for f in "$1".history.* "$1".compress.*; do
+		[ -e "$f" ] || continue
+		case $f in
+		*.zst) ;;
+		*.compress.*) return 1 ;;
+		*) [ "$(stat -c %h "$f")" -gt 1 ] || return 1 ;;
+		esac
+	done
 }
 
 # on_tty INPUT COMMAND: runs COMMAND with a terminal on both ends (script(1)),

@@ -11,7 +11,8 @@
  *
  * Compression is never done inside a call a hook waits on: arc-apply
  * --compact and --archive do it themselves, and a writer whose automatic
- * compaction left a segment hands the work to a detached child.
+ * compaction left a segment hands the work to a detached child, which
+ * runs at SCHED_IDLE.
  *
  * Crash safety, at every step: the compressed bytes go to a temporary
  * file (JOURNAL.compress.PID), synced, renamed into place, the folder
@@ -31,6 +32,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,7 @@
 #define ZST		".zst"
 #define STAMP_LEN	16	/* 20261201T142632Z */
 #define SEQ_DIGITS	19	/* at most, as strtonum takes them */
+#define CHUNK		(1024 * 1024)	/* read, compressed, let go */
 
 /* ---- names ---- */
 
@@ -174,6 +177,7 @@ check_plain(const char *map, size_t len, int64_t *from, int64_t *to,
     uint64_t *bad)
 {
 	const char	*p = map, *end = map + len, *nl;
+	size_t		 seen = 0, page = (size_t)sysconf(_SC_PAGESIZE);
 	bool		 v2, first = true;
 	int64_t		 t;
 
@@ -188,6 +192,11 @@ check_plain(const char *map, size_t len, int64_t *from, int64_t *to,
 		    (!v2 && *p != '{')) {
 			*bad = (uint64_t)(p - map);
 			return false;
+		}
+		/* What is checked need not stay in our memory. */
+		if ((size_t)(p - map) >= seen + CHUNK * 8) {
+			seen = (size_t)(p - map) & ~(page - 1);
+			(void)madvise((void *)map, seen, MADV_DONTNEED);
 		}
 		if (p != map && line_at(p, (size_t)(nl - p), &t)) {
 			if (first)
@@ -364,6 +373,7 @@ archive_open(const struct segment *s)
 {
 	struct stat	 sb;
 	void		*map;
+	char		*dir;
 	int		 fd, out;
 	bool		 ok;
 
@@ -386,7 +396,14 @@ archive_open(const struct segment *s)
 		warn("%s", s->path);
 		return -1;
 	}
-	if ((out = memfd_create("arc-segment", MFD_CLOEXEC)) == -1)
+	/*
+	 * Its plain bytes in a file of no name beside it (on the disk, gone
+	 * when closed: they hold nonces), else in memory.
+	 */
+	dir = parent_of(s->path);
+	out = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(dir);
+	if (out == -1 && (out = memfd_create("arc-segment", MFD_CLOEXEC)) == -1)
 		err(EXIT_SYSTEM, "memfd_create");
 	ok = decompress(s, map, (size_t)sb.st_size, out);
 	if (map != NULL)
@@ -405,9 +422,11 @@ static bool
 compress_to(const char *map, size_t len, int fd, const char *tmp)
 {
 	ZSTD_CCtx	*z;
-	ZSTD_inBuffer	 in = { map, len, 0 };
+	ZSTD_inBuffer	 in = { map, 0, 0 };
 	ZSTD_outBuffer	 o;
-	size_t		 cap = ZSTD_CStreamOutSize(), r;
+	size_t		 cap = ZSTD_CStreamOutSize(), r, done;
+	size_t		 page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t		 window = (size_t)1 << ARCHIVE_WINDOW_LOG;
 	char		*buf;
 	bool		 ok = true;
 
@@ -416,11 +435,19 @@ compress_to(const char *map, size_t len, int fd, const char *tmp)
 	if (ZSTD_isError(ZSTD_CCtx_setParameter(z, ZSTD_c_compressionLevel,
 	    ARCHIVE_LEVEL)) || ZSTD_isError(ZSTD_CCtx_setParameter(z,
 	    ZSTD_c_checksumFlag, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(z, ZSTD_c_windowLog,
+	    ARCHIVE_WINDOW_LOG)) ||
 	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(z, len)))
 		errx(EXIT_SYSTEM, "zstd: its parameters refused");
+	/*
+	 * A chunk at a time, the pages read let go after each: the
+	 * footprint is zstd's window, not the segment.
+	 */
 	do {
+		in.size = len - in.pos > CHUNK ? in.pos + CHUNK : len;
 		o = (ZSTD_outBuffer){ buf, cap, 0 };
-		r = ZSTD_compressStream2(z, &o, &in, ZSTD_e_end);
+		r = ZSTD_compressStream2(z, &o, &in, in.size == len ?
+		    ZSTD_e_end : ZSTD_e_continue);
 		if (ZSTD_isError(r)) {
 			warnx("%s: zstd: %s", tmp, ZSTD_getErrorName(r));
 			ok = false;
@@ -431,7 +458,11 @@ compress_to(const char *map, size_t len, int fd, const char *tmp)
 			ok = false;
 			break;
 		}
-	} while (r != 0);
+		if (in.pos > window + CHUNK) {
+			done = (in.pos - window) & ~(page - 1);
+			(void)madvise((void *)map, done, MADV_DONTNEED);
+		}
+	} while (in.size < len || r != 0);
 	free(buf);
 	ZSTD_freeCCtx(z);
 	return ok;
@@ -673,6 +704,7 @@ archive_maintain(const char *journal, int64_t now, const struct keep *k)
 void
 archive_handoff(const char *journal, int64_t now)
 {
+	struct sched_param idle = { .sched_priority = 0 };
 	struct keep	 k;
 	pid_t		 pid, child;
 	int		 status, fd;
@@ -694,7 +726,9 @@ archive_handoff(const char *journal, int64_t now)
 			(void)dup2(fd, STDERR_FILENO);
 		}
 		closefrom(STDERR_FILENO + 1);
+		/* Only when the machine has nothing else to run. */
 		(void)setpriority(PRIO_PROCESS, 0, 10);
+		(void)sched_setscheduler(0, SCHED_IDLE, &idle);
 		_exit(archive_maintain(journal, now, &k) ? 0 : 1);
 	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)

@@ -26,6 +26,7 @@ struct keep {
 
 #define KEEP_HISTORY_DEFAULT	(90 * 86400)	/* segments stay 90 days */
 #define ARCHIVE_LEVEL		9	/* zstd's level: see arc-journal(5) */
+#define ARCHIVE_WINDOW_LOG	22	/* its window: 4 MiB */
 
 /* The journal's segments, oldest first; false (and a warning): unreadable. */
 bool	 archive_list(const char *journal, struct segment **, size_t *);

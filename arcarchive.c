@@ -701,17 +701,32 @@ archive_maintain(const char *journal, int64_t now, const struct keep *k)
 	return ok;
 }
 
+/*
+ * The child holds a shared lock on the journal's folder until it is
+ * done, taken before the fork so that it is held as soon as we return:
+ * whoever must see the segments at rest (a test, a backup) takes an
+ * exclusive one, flock(1) on the folder, and waits for every child.
+ */
 void
 archive_handoff(const char *journal, int64_t now)
 {
 	struct sched_param idle = { .sched_priority = 0 };
 	struct keep	 k;
+	char		*dir = parent_of(journal);
 	pid_t		 pid, child;
-	int		 status, fd;
+	int		 status, fd, busy;
 
 	archive_keep_env(&k);
+	if ((busy = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) != -1 &&
+	    flock(busy, LOCK_SH | LOCK_NB) == -1) {
+		(void)close(busy);
+		busy = -1;
+	}
+	free(dir);
 	if ((pid = fork()) == -1) {
 		warn("fork");	/* the next compaction hands it on again */
+		if (busy != -1)
+			(void)close(busy);
 		return;
 	}
 	if (pid == 0) {
@@ -720,12 +735,18 @@ archive_handoff(const char *journal, int64_t now)
 			_exit(1);
 		if (child != 0)
 			_exit(0);
+		if (busy != -1 && busy <= STDERR_FILENO)
+			busy = fcntl(busy, F_DUPFD, STDERR_FILENO + 1);
 		if ((fd = open("/dev/null", O_RDWR)) != -1) {
 			(void)dup2(fd, STDIN_FILENO);
 			(void)dup2(fd, STDOUT_FILENO);
 			(void)dup2(fd, STDERR_FILENO);
 		}
-		closefrom(STDERR_FILENO + 1);
+		/* The lock's descriptor is kept, as 3; the rest is closed. */
+		if (busy != -1 && busy != STDERR_FILENO + 1 &&
+		    dup2(busy, STDERR_FILENO + 1) == -1)
+			_exit(1);
+		closefrom(busy != -1 ? STDERR_FILENO + 2 : STDERR_FILENO + 1);
 		/* Only when the machine has nothing else to run. */
 		(void)setpriority(PRIO_PROCESS, 0, 10);
 		(void)sched_setscheduler(0, SCHED_IDLE, &idle);
@@ -733,4 +754,6 @@ archive_handoff(const char *journal, int64_t now)
 	}
 	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
 		continue;
+	if (busy != -1)
+		(void)close(busy);
 }

@@ -40,19 +40,11 @@ eventually() {
 	return 1
 }
 
-# archive_settled JOURNAL: no compression of its archive segments under way
-# (arc-journal(5)): every plain segment is compressed, or is a second name
-# of the live journal, and no compressor's temporary is left.
-archive_settled() {
-	local f
-	for f in "$1".history.* "$1".compress.*; do
-		[ -e "$f" ] || continue
-		case $f in
-		*.zst) ;;
-		*.compress.*) return 1 ;;
-		*) [ "$(stat -c %h "$f")" -gt 1 ] || return 1 ;;
-		esac
-	done
+# archive_quiet JOURNAL: waits until no compressor handed on by a writer
+# is at the journal's archive segments (each holds a shared flock(2) on
+# the folder while it works: arc-journal(5)).
+archive_quiet() {
+	flock "$(dirname "$1")" true
 }
 
 # on_tty INPUT COMMAND: runs COMMAND with a terminal on both ends (script(1)),

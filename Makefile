@@ -8,7 +8,7 @@ CFLAGS	?= -O2 -g
 WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
-LDLIBS	+= -lbsd -lmd
+LDLIBS	+= -lbsd -lmd -lzstd
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-web
 # arc-notify is a binary of its own: it alone links libsystemd (sd-bus).
@@ -17,12 +17,12 @@ NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o \
 	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o \
-	   arcjournal.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
+	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o \
 	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
-	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcjournal.h \
+	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcacpmsg.h arcnotifyconf.h arcoffdevice.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
@@ -37,8 +37,8 @@ LIBEXECDIR ?= $(PREFIX)/lib/arc
 # Debian packages, by what needs them: each target installs its own list
 # (make deps-TARGET, run by the target), so that make demo installs only
 # what the demo runs, and no broker or compiler it does not.
-DEBS_DEMO  = libbsd-dev libmd-dev jq
-DEBS_CHECK = $(DEBS_DEMO) bats python3-jsonschema mandoc strace tmux man-db \
+DEBS_DEMO  = libbsd-dev libmd-dev libzstd-dev jq
+DEBS_CHECK = $(DEBS_DEMO) zstd bats python3-jsonschema mandoc strace tmux man-db \
 	     groff-base bsdextrautils python3 python3-crc32c mosquitto \
 	     mosquitto-clients lighttpd chromium nodejs curl dunst xvfb dbus \
 	     libsystemd-dev imagemagick x11-utils libnotify-bin

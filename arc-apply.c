@@ -1,16 +1,19 @@
 /*
  * arc-apply: applies ARC events to the conditions in the journal and
  * prints one result line per event, each only once its record is on disk;
- * or, as one of its other verbs, compacts, salvages or mirrors a journal.
+ * or, as one of its other verbs, compacts, salvages or mirrors a journal,
+ * or compresses and rotates its archive segments.
  * See arc-apply(1).
  */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
+#include "arcarchive.h"
 #include "arcjournal.h"
 #include "arccmd.h"
 #include "arcmirror.h"
@@ -61,13 +64,16 @@ static const char usage[] =
 "usage: arc-apply [-0q] [-j journal] [--answers] [--netstrings] [--batch count]\n"
 "                 [--retain duration] [--off-device] [file ...]\n"
 "       arc-apply [-j journal] --compact [--retain duration] [--window duration]\n"
+"                 [--keep-history duration] [--keep-history-bytes bytes]\n"
+"       arc-apply [-j journal] --archive [--keep-history duration]\n"
+"                 [--keep-history-bytes bytes]\n"
 "       arc-apply -j journal --salvage new-journal\n"
 "       arc-apply [-q] [-j journal] --mirror [--route command] [file ...]\n"
 "\n"
 "Applies ARC events to the conditions in the journal: one result line\n"
 "per event, printed once its record is on disk.  Or, one of these at a\n"
-"time: compacts the journal, salvages a damaged one, or keeps a mirror\n"
-"of another host's conditions.\n"
+"time: compacts the journal, compresses and rotates its archive segments,\n"
+"salvages a damaged one, or keeps a mirror of another host's conditions.\n"
 "\n"
 "  -j, --journal file    the journal (else $ARC_JOURNAL, else\n"
 "                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
@@ -82,7 +88,13 @@ static const char usage[] =
 "                        (1 to 4096)\n"
 "  --retain duration     how long a settled condition stays in the live\n"
 "                        journal (90s 10m 2h 1d 1w; default 1w)\n"
-"  --compact             compact the journal now\n"
+"  --compact             compact the journal now, then --archive\n"
+"  --archive             compress the closed archive segments, remove those\n"
+"                        past the limits, oldest first\n"
+"  --keep-history duration  how long segments stay (default\n"
+"                        $ARC_KEEP_HISTORY, else 90d; forever: always)\n"
+"  --keep-history-bytes bytes  at most this many bytes of segments\n"
+"                        (default $ARC_KEEP_HISTORY_BYTES, else no limit)\n"
 "  --window duration     with --compact: how long event ids are remembered\n"
 "  --salvage new-journal copy what a damaged journal holds to new-journal\n"
 "  --mirror              mirror another host's conditions (arc-mqtt)\n"
@@ -90,7 +102,7 @@ static const char usage[] =
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
-enum verb { APPLY, COMPACT, SALVAGE, MIRROR };
+enum verb { APPLY, COMPACT, ARCHIVE, SALVAGE, MIRROR };
 
 struct apply_opts {
 	enum verb	 verb;
@@ -98,6 +110,8 @@ struct apply_opts {
 	bool		 quiet, answers, nul, netstrings, off_device;
 	int64_t		 window, retain;	/* seconds; -1: the default */
 	size_t		 batch;
+	struct keep	 keep;		/* of archive segments */
+	bool		 keep_given;
 };
 
 /* Events from each file, a batch under one lock and one fsync. */
@@ -178,16 +192,33 @@ salvage(const struct apply_opts *o)
 	return status;
 }
 
+/* Compresses the closed segments and removes what the limits let go. */
+static int
+archive(const struct apply_opts *o)
+{
+	char	*path = journal_default_path(o->journal);
+	int	 status;
+
+	status = archive_maintain(path, instant_seconds(arc_now()), &o->keep) ?
+	    0 : EXIT_SYSTEM;
+	free(path);
+	return status;
+}
+
 /* The verb, with what it takes; a usage error otherwise. */
 static int
 check_usage(const struct apply_opts *o, int argc, int verbs)
 {
 	if (verbs > 1)
-		return usage_error(usage, "--compact, --salvage or --mirror: "
-		    "one at a time");
-	if ((o->verb == COMPACT || o->verb == SALVAGE) && argc > 0)
-		return usage_error(usage, "--compact and --salvage read no "
-		    "events");
+		return usage_error(usage, "--compact, --archive, --salvage or "
+		    "--mirror: one at a time");
+	if ((o->verb == COMPACT || o->verb == ARCHIVE ||
+	    o->verb == SALVAGE) && argc > 0)
+		return usage_error(usage, "--compact, --archive and --salvage "
+		    "read no events");
+	if (o->keep_given && o->verb != COMPACT && o->verb != ARCHIVE)
+		return usage_error(usage, "--keep-history goes with --compact "
+		    "or --archive");
 	if (o->route != NULL && o->verb != MIRROR)
 		return usage_error(usage, "--route goes with --mirror");
 	if ((o->answers || o->nul || o->netstrings || o->off_device) &&
@@ -209,6 +240,9 @@ apply_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "journal", required_argument, NULL, 'j' },
 		{ "compact", no_argument, NULL, 'c' },
+		{ "archive", no_argument, NULL, 'a' },
+		{ "keep-history", required_argument, NULL, 'k' },
+		{ "keep-history-bytes", required_argument, NULL, 'K' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "retain", required_argument, NULL, 'r' },
 		{ "salvage", required_argument, NULL, 's' },
@@ -232,6 +266,7 @@ apply_main(int argc, char **argv)
 	int64_t			 ms;
 	int			 ch, status, verbs = 0;
 
+	archive_keep_env(&o.keep);
 	while ((ch = getopt_long(argc, argv, "0j:qhV", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
@@ -243,6 +278,28 @@ apply_main(int argc, char **argv)
 		case 'n': o.netstrings = true; break;
 		case 'q': o.quiet = true; break;
 		case 'c': o.verb = COMPACT; verbs++; break;
+		case 'a': o.verb = ARCHIVE; verbs++; break;
+		case 'k':
+			o.keep_given = true;
+			if (strcmp(optarg, "forever") == 0) {
+				o.keep.seconds = -1;
+				break;
+			}
+			if (!duration_arg("--keep-history", optarg, &ms)) {
+				usage_print(stderr, usage, false);
+				return EXIT_USAGE;
+			}
+			o.keep.seconds = ms / 1000 + (ms % 1000 != 0);
+			break;
+		case 'K':
+			o.keep_given = true;
+			if (!count_arg("--keep-history-bytes", optarg, 0,
+			    LLONG_MAX, &n)) {
+				usage_print(stderr, usage, false);
+				return EXIT_USAGE;
+			}
+			o.keep.bytes = (uint64_t)n;
+			break;
 		case 'm': o.verb = MIRROR; verbs++; break;
 		case 's': o.verb = SALVAGE; o.salvage = optarg; verbs++; break;
 		case 'w':
@@ -274,6 +331,8 @@ apply_main(int argc, char **argv)
 		return status;
 	if (o.verb == SALVAGE)
 		return salvage(&o);
+	if (o.verb == ARCHIVE)
+		return archive(&o);
 	if (!applier_open(&ap, o.journal)) {
 		applier_close(&ap);
 		return EXIT_SYSTEM;
@@ -294,6 +353,9 @@ apply_main(int argc, char **argv)
 	switch (o.verb) {
 	case COMPACT:
 		status = journal_compact(&ap.j, arc_now()) ? 0 : EXIT_SYSTEM;
+		if (status == 0 && !archive_maintain(ap.j.path,
+		    instant_seconds(arc_now()), &o.keep))
+			status = EXIT_SYSTEM;
 		break;
 	case MIRROR:
 		status = mirror_main(&ap, o.route != NULL ? o.route : "", argc,

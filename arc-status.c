@@ -384,7 +384,8 @@ print_list(struct buf *b, struct survey *s)
 static const char usage[] =
 "usage: arc-status [-j journal] [--json | --list | --format format [--tmux]]\n"
 "       arc-status [-j journal] [--json] --show key\n"
-"       arc-status [-j journal] [--json] --history\n"
+"       arc-status [-j journal] [--json] --history [--since time]\n"
+"                  [--until time] [--key key] [--agent agent]\n"
 "       arc-status [-j journal] --follow [--off-device]\n"
 "\n"
 "What needs a person: one line for a status bar (nothing when nothing\n"
@@ -399,6 +400,12 @@ static const char usage[] =
 "  --tmux                with --format: producer text kept from tmux styles\n"
 "  --show key            one condition in full, its tag for arc-answer --seen\n"
 "  --history             who answered what, from where, and when\n"
+"  --since time          with --history: settled at or after time (an RFC\n"
+"                        3339 time, or a duration ago: 90s 10m 2h 1d 1w);\n"
+"                        the archive segments are read too\n"
+"  --until time          with --history: settled at or before time\n"
+"  --key key             with --history: that key's conditions only\n"
+"  --agent agent         with --history: that agent's conditions only\n"
 "  --follow              the active conditions, then one line per change\n"
 "  --off-device          with --follow: only what the off-device setting\n"
 "                        lets leave the host (ARC_OFF_DEVICE, arc-web(8))\n"
@@ -409,6 +416,23 @@ enum mode { M_BAR, M_FORMAT, M_LIST, M_SHOW, M_HISTORY };
 
 static const char *const mode_option[] = { "", "--format", "--list",
     "--show", "--history" };
+
+/* An RFC 3339 time, or a duration before now: in seconds. */
+static bool
+time_arg(const char *option, const char *arg, const char *now, int64_t *t)
+{
+	struct arc_instant	 in;
+	int64_t			 ms;
+
+	if (rfc3339_parse(arg, strlen(arg), &in)) {
+		*t = in.seconds;
+		return true;
+	}
+	if (!duration_arg(option, arg, &ms))
+		return false;
+	*t = instant_seconds(now) - ms / 1000;
+	return true;
+}
 
 int	status_main(int, char **);	/* arcmain.c calls it */
 
@@ -425,6 +449,10 @@ status_main(int argc, char **argv)
 		{ "tmux", no_argument, NULL, 'T' },
 		{ "show", required_argument, NULL, 's' },
 		{ "history", no_argument, NULL, 'H' },
+		{ "since", required_argument, NULL, 'S' },
+		{ "until", required_argument, NULL, 'U' },
+		{ "key", required_argument, NULL, 'K' },
+		{ "agent", required_argument, NULL, 'A' },
 		{ "no-cache", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -432,6 +460,9 @@ status_main(int argc, char **argv)
 	};
 	struct journal	 j;
 	struct survey	 s;
+	struct history_opts ho = { false, false, INT64_MIN, INT64_MAX, NULL,
+	    NULL };
+	const char	*since = NULL, *until = NULL;
 	struct buf	 out = { 0 };
 	const char	*journal = NULL, *format = NULL, *key = NULL;
 	char		 now[64];
@@ -469,6 +500,18 @@ status_main(int argc, char **argv)
 		case 'T':
 			tmux = true;
 			break;
+		case 'S':
+			since = optarg;
+			break;
+		case 'U':
+			until = optarg;
+			break;
+		case 'K':
+			ho.key = optarg;
+			break;
+		case 'A':
+			ho.agent = optarg;
+			break;
 		case 'F':
 			follow = true;
 			break;
@@ -498,6 +541,10 @@ status_main(int argc, char **argv)
 		return usage_error(usage, "--format: unknown conversion; "
 		    "use %%p %%n %%a %%x %%h %%d %%k %%t or %%%%");
 
+	if ((since != NULL || until != NULL || ho.key != NULL ||
+	    ho.agent != NULL) && mode != M_HISTORY)
+		return usage_error(usage, "--since, --until, --key and --agent "
+		    "go with --history");
 	if (follow && (mode != M_BAR || json || tmux))
 		return usage_error(usage, "--follow goes alone");
 	if (off_device && !follow)
@@ -524,9 +571,17 @@ status_main(int argc, char **argv)
 		return EXIT_SYSTEM;
 	}
 	strlcpy(now, arc_now(), sizeof(now));
+	if ((since != NULL && !time_arg("--since", since, now, &ho.since)) ||
+	    (until != NULL && !time_arg("--until", until, now, &ho.until))) {
+		usage_print(stderr, usage, false);
+		journal_close(&j);
+		return EXIT_USAGE;
+	}
+	ho.range = since != NULL || until != NULL;
+	ho.json = json;
 	if (mode == M_SHOW || mode == M_HISTORY) {
 		status = mode == M_SHOW ? status_show(&j, key, json, now) :
-		    status_history(&j, json, now);
+		    status_history(&j, &ho, now);
 		journal_close(&j);
 		return status;
 	}

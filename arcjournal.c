@@ -34,6 +34,7 @@
 #include "arcstate.h"
 #include "arclog.h"
 #include "arccheckpoint.h"
+#include "arcarchive.h"
 #include "arcjournal.h"
 
 #define RECORD_MAX	(64 * 1024 * 1024)	/* longest record accepted */
@@ -301,6 +302,7 @@ refuse:
 }
 
 static void	maybe_checkpoint(struct journal *);
+static bool	catch_up(struct journal *);
 
 static int64_t
 env_duration(const char *name, int64_t otherwise)
@@ -349,6 +351,45 @@ journal_open(struct journal *j, const char *path, bool writable)
 	j->checkpoint_floor = env_bytes("ARC_CHECKPOINT_FLOOR",
 	    CHECKPOINT_FLOOR_DEFAULT);
 	return open_file(j);
+}
+
+/*
+ * A closed file of history (an archive segment, or its bytes decompressed
+ * into fd) replayed as a reader replays the journal, each record's frame
+ * checked; name is for messages.  Nobody appends to it: no lock, and no
+ * checkpoint.  fd is the journal's, closed by journal_close().
+ */
+bool
+journal_read_fd(struct journal *j, const char *name, int fd)
+{
+	struct stat	 sb;
+	char		 head[MAGIC_LEN];
+	ssize_t		 n;
+
+	memset(j, 0, sizeof(*j));
+	if ((j->path = strdup(name)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	j->fd = fd;
+	j->st = state_new(true);
+	j->retain = RETAIN_DEFAULT;
+	j->window = WINDOW_DEFAULT;
+	j->floor = j->checkpoint_floor = UINT64_MAX;
+	catch_bus();
+	if (fstat(fd, &sb) == -1) {
+		warn("%s", name);
+		return false;
+	}
+	if ((n = pread(fd, head, sizeof(head), 0)) == -1) {
+		warn("%s", name);
+		return false;
+	}
+	if ((size_t)n < MAGIC_LEN || memcmp(head, MAGIC, MAGIC_LEN) != 0) {
+		warnx("%s: not an arc journal", name);
+		return false;
+	}
+	j->dev = sb.st_dev;
+	j->ino = sb.st_ino;
+	return catch_up(j);
 }
 
 void
@@ -1508,13 +1549,21 @@ compaction_due(struct journal *j, const char *now)
 	return j->nospace_at == 0 || size >= j->nospace_at + j->nospace_at / 4;
 }
 
+/*
+ * A compaction here runs after the writer's results are out, but the
+ * writer's caller (a hook) still waits for it to exit: the segment it
+ * left is compressed by a detached child (arcarchive.c), not by us.
+ */
 bool
 journal_maintain(struct journal *j, const char *now)
 {
 	if (!j->writable || j->missing)
 		return true;
-	if (compaction_due(j, now))
-		return journal_compact(j, now);
+	if (!compaction_due(j, now))
+		return true;
+	if (!journal_compact(j, now))
+		return false;
+	archive_handoff(j->path, instant_seconds(now));
 	return true;
 }
 

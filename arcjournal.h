@@ -68,6 +68,8 @@ struct journal {
 
 char	*journal_default_path(const char *);
 bool	 journal_open(struct journal *, const char *path, bool writable);
+/* A segment of history (its plain bytes in fd), read as a reader reads. */
+bool	 journal_read_fd(struct journal *, const char *name, int fd);
 void	 journal_close(struct journal *);
 bool	 journal_lock(struct journal *, bool exclusive);
 void	 journal_unlock(struct journal *);

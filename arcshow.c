@@ -4,16 +4,18 @@
  * answered what, from where, and when.  A person reads the plain form,
  * where producer text is made safe for the terminal and the digest and
  * nonce never appear; a script reads --json, the records of arc(7) as
- * arc-apply prints them.  Both read the live journal only: what its
- * retention has moved to an archive is not shown.
+ * arc-apply prints them.  --show reads the live journal only; --history
+ * with a time range reads the archive segments that meet it as well.
  */
 #include <err.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
 #include "arcrecord.h"
 #include "arcstate.h"
+#include "arcarchive.h"
 #include "arcjournal.h"
 #include "arccmd.h"
 #include "arcwords.h"
@@ -258,10 +260,10 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 /* ---- --history ---- */
 
 struct history {
-	struct journal	*j;
+	const struct history_opts *o;
 	struct arena	 arena;
 	const char	*now;
-	struct view	*v;
+	struct settled	*v;
 	size_t		 n, cap;
 };
 
@@ -293,32 +295,147 @@ settled_at(struct arena *a, const struct view *v)
 	return when.p != NULL ? sv_cstr(a, when) : NULL;
 }
 
-static void
-history_condition(const struct condition *c, void *arg)
-{
-	struct history	*h = arg;
-	struct view	 v;
+/* One settled condition, rendered, and where it was found. */
+struct settled {
+	char		*id;	/* key, NUL, notification id: one lifecycle */
+	size_t		 id_len;
+	size_t		 rank;	/* 0 the live journal, then older files */
+	char		*when;
+	int64_t		 when_s;
+	char		*key;
+	char		*text;	/* its line, words or JSON */
+};
 
-	if (c->notification.len == 0)
-		return;
-	view_of(h->j, &h->arena, c, h->now, &v);
-	if ((v.when = settled_at(&h->arena, &v)) == NULL)
-		return;
-	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 32;
-		if ((h->v = reallocarray(h->v, h->cap, sizeof(*h->v))) == NULL)
-			err(EXIT_SYSTEM, "reallocarray");
+static void	history_plain(struct buf *, struct arena *,
+		    const struct view *);
+
+static bool
+wanted(const struct history_opts *o, const struct view *v, int64_t when)
+{
+	if (o->key != NULL && strcmp(o->key, v->c->key) != 0)
+		return false;
+	if (o->agent != NULL && !sv_eq(v->n.f[N_AGENT], o->agent))
+		return false;
+	return !o->range || (when >= o->since && when <= o->until);
+}
+
+/* The settled conditions of one journal (or segment) into h. */
+static void
+history_of(struct history *h, struct journal *j, size_t rank)
+{
+	const struct condition	*c;
+	struct settled		*it;
+	struct view		 v;
+	struct buf		 b = { 0 };
+	size_t			 i, klen;
+	int64_t			 when;
+
+	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i)) {
+		if (c->notification.len == 0)
+			continue;
+		arena_reset(&h->arena);
+		view_of(j, &h->arena, c, h->now, &v);
+		if ((v.when = settled_at(&h->arena, &v)) == NULL)
+			continue;
+		when = instant_seconds(v.when);
+		if (!wanted(h->o, &v, when))
+			continue;
+		b.len = 0;
+		if (h->o->json) {
+			buf_puts(&b, "{\"settled_at\":");
+			buf_json_cstr(&b, v.when);
+			buf_putc(&b, ',');
+			print_records(&b, &h->arena, &v);
+			buf_puts(&b, "}\n");
+		} else {
+			history_plain(&b, &h->arena, &v);
+		}
+		if (h->n == h->cap) {
+			h->cap = h->cap ? h->cap * 2 : 32;
+			if ((h->v = reallocarray(h->v, h->cap,
+			    sizeof(*h->v))) == NULL)
+				err(EXIT_SYSTEM, "reallocarray");
+		}
+		it = &h->v[h->n++];
+		klen = strlen(c->key);
+		if (v.n.f[N_ID].n > SIZE_MAX - klen - 2)
+			errx(EXIT_SYSTEM, "a notification id too long");
+		it->id_len = klen + 1 + v.n.f[N_ID].n;
+		if ((it->id = malloc(it->id_len + 1)) == NULL)
+			err(EXIT_SYSTEM, "malloc");
+		memcpy(it->id, c->key, klen + 1);
+		if (v.n.f[N_ID].n > 0)
+			memcpy(it->id + klen + 1, v.n.f[N_ID].p,
+			    v.n.f[N_ID].n);
+		it->id[it->id_len] = '\0';
+		it->rank = rank;
+		it->when = xstrndup(v.when, strlen(v.when));
+		it->when_s = when;
+		it->key = xstrndup(c->key, strlen(c->key));
+		it->text = xstrndup(b.p, b.len);
 	}
-	h->v[h->n++] = v;
+	buf_free(&b);
+}
+
+/*
+ * The segments that may hold what was settled in the range, newest
+ * first: a segment's records span from its first record's time to the
+ * next segment's first (its compaction copied what was live on), so one
+ * that ends before the range or starts after it is not opened.
+ */
+static int
+history_archives(struct history *h, const char *journal)
+{
+	struct segment	*v;
+	struct journal	 sj;
+	size_t		 n, i, rank = 1;
+	int64_t		 end;
+	int		 fd, status = 0;
+
+	if (!archive_list(journal, &v, &n))
+		return EXIT_SYSTEM;
+	for (i = n; i-- > 0; rank++) {
+		end = i + 1 < n ? v[i + 1].from : INT64_MAX;
+		if (i + 1 < n && v[i + 1].seq == v[i].seq)
+			continue;	/* a compression cut short: read one */
+		if (v[i].from > h->o->until || end < h->o->since)
+			continue;
+		if ((fd = archive_open(&v[i])) == -1) {
+			status = EXIT_SYSTEM;
+			continue;
+		}
+		if (!journal_read_fd(&sj, v[i].path, fd))
+			status = EXIT_SYSTEM;
+		else
+			history_of(h, &sj, rank);
+		journal_close(&sj);
+	}
+	archive_list_free(v, n);
+	return status;
+}
+
+static int
+by_lifecycle(const void *pa, const void *pb)
+{
+	const struct settled	*a = pa, *b = pb;
+	size_t			 n = a->id_len < b->id_len ? a->id_len :
+	    b->id_len;
+	int			 d = memcmp(a->id, b->id, n);
+
+	if (d != 0)
+		return d;
+	if (a->id_len != b->id_len)
+		return a->id_len < b->id_len ? -1 : 1;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
 static int
 by_time(const void *pa, const void *pb)
 {
-	const struct view	*a = pa, *b = pb;
+	const struct settled	*a = pa, *b = pb;
 	int			 d = rfc3339_cmp(a->when, b->when);
 
-	return d != 0 ? d : strcmp(a->c->key, b->c->key);
+	return d != 0 ? d : strcmp(a->key, b->key);
 }
 
 static void
@@ -357,33 +474,47 @@ history_plain(struct buf *b, struct arena *a, const struct view *v)
 }
 
 int
-status_history(struct journal *j, bool json, const char *now)
+status_history(struct journal *j, const struct history_opts *o,
+    const char *now)
 {
-	struct history		 h = { j, { 0 }, now, NULL, 0, 0 };
-	struct buf		 b = { 0 };
-	const struct condition	*c;
-	size_t			 i;
+	struct history	 h = { o, { 0 }, now, NULL, 0, 0 };
+	struct buf	 b = { 0 };
+	size_t		 i, kept;
+	int		 status = 0;
 
-	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i))
-		history_condition(c, &h);
+	if (!j->missing)
+		history_of(&h, j, 0);
+	if (o->range)
+		status = history_archives(&h, j->path);
+	/* A lifecycle kept on by compactions: its newest copy tells. */
+	if (h.n > 1)
+		qsort(h.v, h.n, sizeof(*h.v), by_lifecycle);
+	for (i = kept = 0; i < h.n; i++) {
+		if (kept > 0 && h.v[kept - 1].id_len == h.v[i].id_len &&
+		    memcmp(h.v[kept - 1].id, h.v[i].id, h.v[i].id_len) == 0) {
+			free(h.v[i].id);
+			free(h.v[i].when);
+			free(h.v[i].key);
+			free(h.v[i].text);
+			continue;
+		}
+		h.v[kept++] = h.v[i];
+	}
+	h.n = kept;
 	if (h.n > 1)
 		qsort(h.v, h.n, sizeof(*h.v), by_time);
 	for (i = 0; i < h.n; i++) {
-		if (json) {
-			buf_puts(&b, "{\"settled_at\":");
-			buf_json_cstr(&b, h.v[i].when);
-			buf_putc(&b, ',');
-			print_records(&b, &h.arena, &h.v[i]);
-			buf_puts(&b, "}\n");
-		} else {
-			history_plain(&b, &h.arena, &h.v[i]);
-		}
+		buf_puts(&b, h.v[i].text);
 		write_stdout(&b);
 		b.len = 0;
+		free(h.v[i].id);
+		free(h.v[i].when);
+		free(h.v[i].key);
+		free(h.v[i].text);
 	}
 	flush_stdout();
 	buf_free(&b);
 	free(h.v);
 	arena_free(&h.arena);
-	return 0;
+	return status;
 }

@@ -10,6 +10,14 @@
 
 int	status_show(struct journal *, const char *key, bool json,
 	    const char *now);
-int	status_history(struct journal *, bool json, const char *now);
+/* What --history shows: a time range (seconds) reads the archives too. */
+struct history_opts {
+	bool		 json;
+	bool		 range;		/* since and until are given */
+	int64_t		 since, until;
+	const char	*key, *agent;	/* only these, when not NULL */
+};
+int	status_history(struct journal *, const struct history_opts *,
+	    const char *now);
 
 #endif /* ARCSHOW_H */

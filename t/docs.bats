@@ -132,7 +132,7 @@ words() {
 @test "make demo installs only what the demo runs: no compiler, valgrind or broker; make check what the tests need" {
 	run make -s -n -C "$TOP" deps-demo
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"libbsd-dev libmd-dev jq;"* ]]
+	[[ "$output" == *"libbsd-dev libmd-dev libzstd-dev jq;"* ]]
 	! grep -qE 'clang|valgrind|mosquitto|cjson' <<<"$output"
 	run make -s -n -C "$TOP" deps-check
 	[[ "$output" == *" mosquitto "* && "$output" == *" tmux "* && "$output" == *" bats "* ]]

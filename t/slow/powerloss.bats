@@ -59,6 +59,18 @@ powerloss() {
 	[[ "$output" == *"compact: "*" states checked, 0 failed"* ]]
 }
 
+@test "power loss during arc-apply --archive: a segment compressed, an old one removed; no record of the others lost, no segment half there" {
+	powerloss archive
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"archive: "*" states checked, 0 failed"* ]]
+}
+
+@test "the checker itself: with every sync of --archive taken as lost, it finds a segment gone or half there" {
+	powerloss --drop-syncs archive
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"does not decompress"* || "$output" == *"records of the young segment are missing"* ]]
+}
+
 @test "power loss with a checkpoint beside every journal: written unsynced, torn or lost, it never outweighs the journal" {
 	powerloss --checkpoint apply apply-one answer compact
 	[ "$status" -eq 0 ]

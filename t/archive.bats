@@ -1,0 +1,216 @@
+#!/usr/bin/env bats
+# The journal's history, arc-journal(5)'s "Archive segments": compressed
+# once closed, rotated by age and by size, and read back by arc-status
+# --history --since/--until.
+load helper
+
+# segments: the archive segments beside the journal, one a line
+segments() {
+	ls "$ARC_JOURNAL".history.* 2>/dev/null | sed "s|^$ARC_JOURNAL||"
+}
+
+# no_plain_segment: every segment is compressed
+no_plain_segment() {
+	! segments | grep -qvE '\.zst$'
+}
+
+# settle_at WHEN KEY: KEY opened and resolved with the journal's clock at WHEN
+settle_at() {
+	{ information "$2"; resolved "$2"; } | ARC_NOW=$1 apply >/dev/null
+}
+
+# flip_segment_byte FILE OFFSET: one bit of FILE flipped at OFFSET
+flip_segment_byte() {
+	python3 -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2])); b = f.read(1)
+f.seek(int(sys.argv[2])); f.write(bytes([b[0] ^ 0x10]))' "$1" "$2"
+}
+
+@test "--compact compresses the segment it leaves: zstdcat | jq reads every record, each with its CRC; the name tells its time span" {
+	settle_at 2026-08-26T01:16:00Z a
+	settle_at 2026-08-27T09:00:00Z b
+	local size; size=$(wc -c <"$ARC_JOURNAL")
+	ARC_NOW=2026-09-30T00:00:00Z run --separate-stderr arc-apply --compact
+	[ "$status" -eq 0 ]
+	[ "$(segments)" = ".history.000000000004.20260826T011600Z-20260827T090000Z.zst" ]
+	[ "$(zstdcat "$ARC_JOURNAL".history.* | wc -c)" -eq "$size" ]
+	[ "$(zstdcat "$ARC_JOURNAL".history.* | jq -r 'select(.event.type == "request.resolved") | .notification.key' | tr '\n' ' ')" = "a b " ]
+	# each record keeps its frame: the CRC-32C of the bytes before it
+	zstdcat "$ARC_JOURNAL".history.* | /usr/bin/python3 -c 'import sys, crc32c
+for l in sys.stdin.buffer:
+    body, crc = l.rstrip(b"\n").rsplit(b",\"crc\":\"", 1)
+    assert int(crc[:8], 16) == crc32c.crc32c(body)
+print("ok")'
+	[ "$(stat -c %a "$ARC_JOURNAL".history.*)" = 600 ]
+	# and zcat-style tools that know zstd read it as it is
+	zstd -t -q "$ARC_JOURNAL".history.*
+}
+
+@test "an automatic compaction hands compression to a detached child: the writer's result first, the segment compressed after" {
+	for i in $(seq 30); do information "n$i"; resolved "n$i"; done | apply >/dev/null
+	ARC_COMPACT_FLOOR=4096 ARC_NOW=2026-09-30T00:00:00Z arc-apply <<<"$(information fresh)" >"$BATS_TEST_TMPDIR/out"
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = 201 ]
+	segments | grep -q .
+	# the child holds a shared lock on the folder until it is done
+	archive_quiet "$ARC_JOURNAL"
+	no_plain_segment
+	[ "$(zstdcat "$ARC_JOURNAL".history.* | jq -r 'select(.event.type == "request.resolved") | .notification.key' | wc -l)" -eq 30 ]
+	# no temporary of it is left
+	! ls "$ARC_JOURNAL".compress.* 2>/dev/null
+}
+
+@test "--history --since finds an answer given long before the retention period, from a compressed segment, the same record" {
+	local q; q=$(apply <<<"$(created deploy)")
+	ARC_NOW=2026-08-26T01:17:00Z arc-answer deploy allow >/dev/null
+	settle_at 2026-08-26T01:18:00Z other
+	ARC_NOW=2026-08-27T00:00:00Z arc-status --history --json >"$BATS_TEST_TMPDIR/live"
+	[ "$(jq -r .key "$BATS_TEST_TMPDIR/live" | tr '\n' ' ')" = "deploy other " ]
+	ARC_NOW=2026-08-27T00:00:00Z arc-status --history >"$BATS_TEST_TMPDIR/words"
+	# weeks later the live journal has let it go, into a compressed segment
+	ARC_NOW=2026-10-20T00:00:00Z arc-apply --compact
+	no_plain_segment
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 60d --json
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/live")" ]
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 2026-08-26T00:00:00Z --until 2026-08-26T23:59:59Z
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/words")" ]
+	[[ "$output" == *"deploy  answered Allow (allow)"* ]]
+	# a range that misses it, a key, an agent
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 30d
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 60d --key deploy --json
+	[ "$(jq -r .key <<<"$output")" = deploy ]
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 60d --agent nobody
+	[ -z "$output" ]
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 60d --agent codex
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "--history: a range reads only the segments that meet it" {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-09-10T00:00:00Z b
+	ARC_NOW=2026-09-11T00:00:00Z arc-apply --compact --retain 1h
+	[ "$(segments | wc -l)" -eq 2 ]
+	# the older segment damaged: a range after it never opens it
+	local old; old=$(ls "$ARC_JOURNAL".history.* | head -1)
+	flip_segment_byte "$old" 20
+	ARC_NOW=2026-09-12T00:00:00Z run --separate-stderr arc-status --history --since 2026-09-05T00:00:00Z
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  b  resolved"* ]]
+	[[ "$output" != *"  a  "* ]]
+	# a range that meets it does, and says so
+	ARC_NOW=2026-09-12T00:00:00Z run --separate-stderr arc-status --history --since 30d
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${old##*/}: a damaged compressed segment"* ]]
+}
+
+@test "a bit flip in a compressed segment is reported, not skipped: the rest is still shown, and the exit is 3" {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-28T00:00:00Z b
+	local seg; seg=$(ls "$ARC_JOURNAL".history.*)
+	local n; n=$(stat -c %s "$seg")
+	flip_segment_byte "$seg" $((n / 2))
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${seg##*/}: a damaged compressed segment"* ]]
+	[[ "$output" == *"  b  resolved"* ]]
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d --json
+	[ "$status" -eq 3 ]
+	[ "$(jq -r .key <<<"$output")" = b ]
+}
+
+@test "a damaged plain segment is not compressed: --archive names the byte and leaves it as it is" {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	local seg; seg=$(ls "$ARC_JOURNAL".history.*)
+	zstd -dq --rm "$seg" -o "${seg%%.2026*}"
+	seg=${seg%%.2026*}
+	flip_segment_byte "$seg" 100
+	cp "$seg" "$BATS_TEST_TMPDIR/before"
+	ARC_NOW=2026-08-27T00:00:00Z run --separate-stderr arc-apply --archive
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${seg##*/}: a damaged record at byte "* ]]
+	cmp "$seg" "$BATS_TEST_TMPDIR/before"
+	[ "$(segments)" = "${seg#"$ARC_JOURNAL"}" ]
+}
+
+@test "rotation by age: segments older than --keep-history (ARC_KEEP_HISTORY, 90 days by default) go, oldest first" {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-09-20T00:00:00Z b
+	ARC_NOW=2026-09-21T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-10-20T00:00:00Z c
+	ARC_NOW=2026-10-21T00:00:00Z arc-apply --compact --retain 1h
+	[ "$(segments | wc -l)" -eq 3 ]
+	# 90 days after the first: nothing is old enough yet
+	ARC_NOW=2026-11-20T00:00:00Z arc-apply --archive
+	[ "$(segments | wc -l)" -eq 3 ]
+	# the clock moves: the first is past 90 days, the others are not
+	ARC_NOW=2026-12-01T00:00:00Z arc-apply --archive
+	[ "$(segments | cut -d. -f3 | tr '\n' ' ')" = "000000000005 000000000008 " ]
+	# a shorter period, from the environment or the option
+	ARC_KEEP_HISTORY=60d ARC_NOW=2026-12-01T00:00:00Z arc-apply --archive
+	[ "$(segments | cut -d. -f3 | tr '\n' ' ')" = "000000000008 " ]
+	ARC_NOW=2026-12-01T00:00:00Z arc-apply --archive --keep-history forever
+	[ "$(segments | wc -l)" -eq 1 ]
+	ARC_NOW=2026-12-01T00:00:00Z arc-apply --archive --keep-history 1w
+	[ -z "$(segments)" ]
+	# the live journal is whole: what it holds was never in a segment
+	ARC_NOW=2026-12-01T00:00:00Z run --separate-stderr arc-status --json
+	[ "$status" -eq 0 ]
+}
+
+@test "rotation by size: past --keep-history-bytes (ARC_KEEP_HISTORY_BYTES) the oldest segments go first" {
+	local when
+	for when in 2026-08-26 2026-08-27 2026-08-28; do
+		settle_at "${when}T01:16:00Z" "k$when"
+		ARC_NOW=${when}T02:00:00Z arc-apply --compact --retain 1h
+	done
+	[ "$(segments | wc -l)" -eq 3 ]
+	local s2 s3
+	s2=$(stat -c %s "$(ls "$ARC_JOURNAL".history.* | sed -n 2p)")
+	s3=$(stat -c %s "$(ls "$ARC_JOURNAL".history.* | sed -n 3p)")
+	local newest; newest=$(segments | tail -2 | tr '\n' ' ')
+	ARC_KEEP_HISTORY_BYTES=$((s2 + s3)) ARC_NOW=2026-08-29T00:00:00Z arc-apply --archive
+	[ "$(segments | tr '\n' ' ')" = "$newest" ]
+	ARC_NOW=2026-08-29T00:00:00Z arc-apply --archive --keep-history-bytes "$s3"
+	[ "$(segments | wc -l)" -eq 1 ]
+	run --separate-stderr arc-apply --archive --keep-history-bytes lots
+	[ "$status" -eq 2 ]
+	run --separate-stderr arc-apply --keep-history 1d <<<"$(information x)"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--keep-history goes with --compact or --archive"* ]]
+}
+
+@test "a second name of the live journal (a compaction cut between link and rename) is never compressed nor removed" {
+	settle_at 2026-08-26T01:16:00Z a
+	ln "$ARC_JOURNAL" "$ARC_JOURNAL.history.000000000099"
+	ARC_NOW=2026-12-30T00:00:00Z run --separate-stderr arc-apply --archive --keep-history 1d --keep-history-bytes 1
+	[ "$status" -eq 0 ]
+	[ "$(segments)" = ".history.000000000099" ]
+	[ "$(stat -c %i "$ARC_JOURNAL")" = "$(stat -c %i "$ARC_JOURNAL.history.000000000099")" ]
+}
+
+@test "a compressor's stale temporary is removed; --since and --until take RFC 3339 times or durations, and go with --history only" {
+	printf 'x\n' >"$BATS_TEST_TMPDIR/x"
+	mkdir -p "${ARC_JOURNAL%/*}"
+	cp "$BATS_TEST_TMPDIR/x" "$ARC_JOURNAL.compress.999999999"
+	cp "$BATS_TEST_TMPDIR/x" "$ARC_JOURNAL.compress.$$"
+	arc-apply --archive
+	[ ! -e "$ARC_JOURNAL.compress.999999999" ]
+	[ -e "$ARC_JOURNAL.compress.$$" ]	# a live process's
+	rm "$ARC_JOURNAL.compress.$$"
+	run --separate-stderr arc-status --history --since yesterday
+	[ "$status" -eq 2 ]
+	run --separate-stderr arc-status --since 1d
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"go with --history"* ]]
+	run --separate-stderr arc-status --history --until 2026-08-26T01:16:00Z
+	[ "$status" -eq 0 ]
+}

@@ -89,6 +89,7 @@ struct cond {
 	struct tmux_where where;	/* where the agent runs (x-arc), */
 	bool		 has_where;	/* when it said so */
 	char		 window[16];	/* its tmux window, once asked */
+	struct conf_subject subject;	/* what the rules match */
 };
 
 struct notifier {
@@ -644,9 +645,15 @@ desktop_close(struct notifier *nt, uint32_t id)
 
 /* ---- the policy, applied ---- */
 
+/*
+ * What the rules match, read once per record (in its arena): the loop
+ * judges every condition at each wake, and must not allocate each time.
+ */
 static void
-describe(struct cond *c, struct conf_subject *s)
+describe(struct cond *c)
 {
+	struct conf_subject *s = &c->subject;
+
 	memset(s, 0, sizeof(*s));
 	s->question = c->question;
 	s->kind = str_of(&c->arena, c->n, "kind");
@@ -684,15 +691,14 @@ age_ms(struct cond *c)
 static int64_t
 deliver(struct notifier *nt, struct cond *c)
 {
-	struct conf_subject	 s;
+	const struct conf_subject *s = &c->subject;
 	const struct rule	*r;
 	int64_t			 age = age_ms(c), wait = INT64_MAX, w;
 
-	describe(c, &s);
-	if ((r = conf_match(&nt->conf, &s, SINK_DESKTOP)) != NULL) {
+	if ((r = conf_match(&nt->conf, s, SINK_DESKTOP)) != NULL) {
 		if (age < r->delay_ms)
 			w = r->delay_ms - age;
-		else if (conf_quiet(&nt->conf, s.priority, local_minutes()))
+		else if (conf_quiet(&nt->conf, s->priority, local_minutes()))
 			w = 60 * 1000;	/* look again in a minute */
 		else if (nt->gone_at != 0 && now_ms() - nt->gone_at < GONE_MS)
 			w = nt->gone_at + GONE_MS - now_ms();
@@ -723,11 +729,11 @@ deliver(struct notifier *nt, struct cond *c)
 		c->nid = 0;
 		state_save(nt);
 	}
-	if ((r = conf_match(&nt->conf, &s, SINK_EXEC)) != NULL &&
+	if ((r = conf_match(&nt->conf, s, SINK_EXEC)) != NULL &&
 	    r->command != NULL && !c->execd) {
 		if (age < r->delay_ms)
 			w = r->delay_ms - age;
-		else if (conf_quiet(&nt->conf, s.priority, local_minutes()))
+		else if (conf_quiet(&nt->conf, s->priority, local_minutes()))
 			w = 60 * 1000;
 		else if (in_focus(r, c))
 			w = FOCUS_MS;
@@ -746,7 +752,6 @@ deliver(struct notifier *nt, struct cond *c)
 static void
 take_back(struct notifier *nt, struct cond *c)
 {
-	struct conf_subject	 s;
 	const struct rule	*r;
 
 	if (c->nid != 0) {
@@ -754,8 +759,8 @@ take_back(struct notifier *nt, struct cond *c)
 		c->nid = 0;
 		state_save(nt);
 	}
-	describe(c, &s);
-	if (c->execd && (r = conf_match(&nt->conf, &s, SINK_EXEC)) != NULL &&
+	if (c->execd && (r = conf_match(&nt->conf, &c->subject,
+	    SINK_EXEC)) != NULL &&
 	    r->command != NULL)
 		exec_sink(nt, c, r->command, true);
 	if (c->question) {
@@ -845,6 +850,7 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	    sizeof(c->created));
 	if (strcmp(c->tag, c->shown_tag) != 0)
 		c->dismissed = false;	/* a changed question is shown again */
+	describe(c);
 	if (!c->has_where)
 		c->has_where = tmux_where_of(json_get(c->n, "x-arc"),
 		    &c->where);
@@ -1187,8 +1193,8 @@ main(int argc, char *argv[])
 	/* Leaving: what was shown is taken back; nobody would answer it. */
 	for (i = 0; i < nt.nc && !nt.bus_lost; i++)
 		desktop_close(&nt, nt.c[i]->nid);
-	if (!nt.bus_lost)
-		(void)unlink(nt.statefile);
+	/* (after a lost bus too: its ids mean nothing to the next server) */
+	(void)unlink(nt.statefile);
 	(void)sd_bus_flush(nt.bus);
 	(void)kill(nt.child, SIGTERM);
 	(void)close(fd);

@@ -115,7 +115,9 @@ stop() { # NAME
 	[ -f "$(N)/$1.pid" ] || return 0
 	# TERM to arc-notify alone: its wrapper then hands on its stderr
 	if [ "$1" = notify ] && [ -n "$(notify_pid)" ]; then
+		# (CONT too: a test that failed may have left it stopped)
 		kill -TERM "$(notify_pid)" 2>/dev/null || true
+		kill -CONT "$(notify_pid)" 2>/dev/null || true
 		wait "$(cat "$(N)/$1.pid")" 2>/dev/null || true
 	fi
 	# arc-notify runs in a session of its own (behind the test wrapper)
@@ -272,7 +274,7 @@ press() { # LABEL
 	# refused (here, or by arc-answer --seen under the journal's lock,
 	# whichever saw the change first), and the current question shown
 	eventually last_notify_has 'May I deploy v2?'
-	notifies 3
+	eventually notifies 3
 	sleep 0.5
 	shown 1
 	[ "$(followed_status deploy)" = pending ]

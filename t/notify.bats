@@ -45,11 +45,8 @@ setup() {
 	exec 4>&-
 	eventually test -s "$(N)/display"
 	export DISPLAY=":$(cat "$(N)/display")"
-	dbus-daemon --session --nofork --nopidfile \
-	    --address="unix:path=$(N)/bus" >/dev/null 2>&1 3>&- &
-	echo $! >"$(N)/dbus.pid"
+	start_bus
 	export DBUS_SESSION_BUS_ADDRESS="unix:path=$(N)/bus"
-	eventually test -S "$(N)/bus"
 	# The context menu: dmenu is a script that waits for $(N)/pick and
 	# prints the menu line that contains it.
 	cat >"$(N)/dmenu" <<-EOF
@@ -87,6 +84,30 @@ more_runs_than() { [ "$(status_runs)" -gt "$1" ]; }
 # The pane the person's client shows.
 client_pane() { tmux_in display -p '#{pane_id}'; }
 on_pane() { [ "$(client_pane)" = "$1" ]; }
+
+# A session bus of the test's own, without the system's service files:
+# nothing is started on demand (Debian's dunst would be, by the first call
+# to the name, before or instead of the test's own).
+start_bus() {
+	cat >"$(N)/bus.conf" <<-EOF
+	<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+	 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+	<busconfig>
+	  <type>session</type>
+	  <listen>unix:path=$(N)/bus</listen>
+	  <auth>EXTERNAL</auth>
+	  <policy context="default">
+	    <allow send_destination="*" eavesdrop="true"/>
+	    <allow eavesdrop="true"/>
+	    <allow own="*"/>
+	  </policy>
+	</busconfig>
+	EOF
+	dbus-daemon --config-file="$(N)/bus.conf" --nofork --nopidfile \
+	    >/dev/null 2>&1 3>&- &
+	echo $! >"$(N)/dbus.pid"
+	eventually test -S "$(N)/bus"
+}
 
 start_dunst() {
 	dunst -config "$(N)/dunstrc" >>"$(N)/dunst.log" 2>&1 3>&- &
@@ -494,10 +515,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 	rm -f "$(N)/notify.pid"
 	grep -q 'the session bus: .*; exiting' "$(N)/notify.err"
 	rm -f "$(N)/bus"
-	dbus-daemon --session --nofork --nopidfile \
-	    --address="unix:path=$(N)/bus" >/dev/null 2>&1 3>&- &
-	echo $! >"$(N)/dbus.pid"
-	eventually test -S "$(N)/bus"
+	start_bus
 	start_dunst
 	start_notify
 	eventually shown 1

@@ -26,6 +26,7 @@ struct emit {
 	const char	*sender_version, *instance_id, *session_id;
 	const char	*correlation_id, *project, *cwd, *turn_id;
 	const char	*native_request_id, *notification_type, *pid;
+	const char	*tmux_pane, *tmux_socket;	/* x-arc: where it runs */
 	const char	*choice[CHOICES_MAX];
 	size_t		 nchoices;
 	bool		 notice;	/* --notice: asks nothing, on purpose */
@@ -59,6 +60,7 @@ static const struct {
 	{ "/request/response/expires_at", "--expires-in or --expires-at" },
 	{ "/request/response", "--choice, --text-max or --response-kind" },
 	{ "/extensions/x-agentnotify", "--notification-type" },
+	{ "/extensions/x-arc", "--tmux-pane and --tmux-socket" },
 };
 
 static const char *
@@ -224,11 +226,23 @@ build(struct buf *b, const struct emit *o)
 		buf_putc(b, '}');
 	}
 	buf_putc(b, '}');
-	if (o->notification_type != NULL) {
-		buf_puts(b, ",\"extensions\":{\"x-agentnotify\":"
-		    "{\"notification_type\":");
-		buf_json_cstr(b, o->notification_type);
-		buf_puts(b, "}}");
+	if (o->notification_type != NULL || o->tmux_pane != NULL) {
+		buf_puts(b, ",\"extensions\":{");
+		if (o->notification_type != NULL) {
+			buf_puts(b, "\"x-agentnotify\":{\"notification_type\":");
+			buf_json_cstr(b, o->notification_type);
+			buf_putc(b, '}');
+		}
+		if (o->tmux_pane != NULL) {
+			if (o->notification_type != NULL)
+				buf_putc(b, ',');
+			buf_puts(b, "\"x-arc\":{\"tmux_pane\":");
+			buf_json_cstr(b, o->tmux_pane);
+			buf_puts(b, ",\"tmux_socket\":");
+			buf_json_cstr(b, o->tmux_socket);
+			buf_putc(b, '}');
+		}
+		buf_putc(b, '}');
 	}
 	buf_putc(b, '}');
 	return true;
@@ -263,6 +277,8 @@ static const char usage[] =
 "  --session-id, --correlation-id, --project, --cwd, --pid, --turn-id,\n"
 "  --native-request-id   the context\n"
 "  --notification-type type   x-agentnotify's notification type\n"
+"  --tmux-pane pane --tmux-socket path   where the agent runs ($TMUX_PANE,\n"
+"                        $TMUX up to its comma): a hint to jump there (x-arc)\n"
 "  --event-id id         the event's id (else one is minted)\n"
 "  --notice              a permission notice that asks nothing here\n"
 "  -h, --help            this text\n"
@@ -298,7 +314,8 @@ emit_main(int argc, char **argv)
 	    O_CHOICE, O_TEXT_MAX, O_RKIND, O_EXPIRES_IN, O_EXPIRES_AT,
 	    O_OUTCOME, O_EVENT_ID, O_SENDER_ID, O_SENDER_NAME, O_SENDER_VERSION,
 	    O_INSTANCE, O_SESSION, O_CORRELATION, O_PROJECT, O_CWD, O_PID,
-	    O_TURN, O_NATIVE, O_NTYPE, O_NOTICE, O_HELP, O_VERSION };
+	    O_TURN, O_NATIVE, O_NTYPE, O_NOTICE, O_HELP, O_VERSION,
+	    O_TMUX_PANE, O_TMUX_SOCKET };
 	static const struct option longopts[] = {
 		{ "type", required_argument, NULL, O_TYPE },
 		{ "key", required_argument, NULL, O_KEY },
@@ -325,6 +342,8 @@ emit_main(int argc, char **argv)
 		{ "turn-id", required_argument, NULL, O_TURN },
 		{ "native-request-id", required_argument, NULL, O_NATIVE },
 		{ "notification-type", required_argument, NULL, O_NTYPE },
+		{ "tmux-pane", required_argument, NULL, O_TMUX_PANE },
+		{ "tmux-socket", required_argument, NULL, O_TMUX_SOCKET },
 		{ "notice", no_argument, NULL, O_NOTICE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "version", no_argument, NULL, O_VERSION },
@@ -398,6 +417,8 @@ emit_main(int argc, char **argv)
 		case O_TURN: o.turn_id = optarg; break;
 		case O_NATIVE: o.native_request_id = optarg; break;
 		case O_NTYPE: o.notification_type = optarg; break;
+		case O_TMUX_PANE: o.tmux_pane = optarg; break;
+		case O_TMUX_SOCKET: o.tmux_socket = optarg; break;
 		case O_NOTICE: o.notice = true; break;
 		case O_HELP:
 			usage_print(stdout, usage, true);
@@ -421,6 +442,9 @@ emit_main(int argc, char **argv)
 	if (o.expires_in != NULL && o.expires_at != NULL)
 		return usage_error(usage, "--expires-in and --expires-at: "
 		    "one or the other");
+	if ((o.tmux_pane == NULL) != (o.tmux_socket == NULL))
+		return usage_error(usage, "--tmux-pane and --tmux-socket: "
+		    "both or neither");
 	if (o.notice && (o.nchoices > 0 || o.text_max != NULL ||
 	    o.response_kind != NULL))
 		return usage_error(usage, "--notice asks nothing: no "

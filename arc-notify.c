@@ -49,6 +49,8 @@
 #include "arcwords.h"
 #include "arcstate.h"
 #include "arcbind.h"
+#include "arccmd.h"
+#include "arctmux.h"
 #include "arcnotifyconf.h"
 
 extern char **environ;
@@ -59,9 +61,13 @@ extern char **environ;
 #define LINE_MAX_BYTES	(4 * 1024 * 1024)
 #define ACTIONS_MAX	16	/* buttons sent; the server shows what it can */
 #define TEXT_MAX	2000	/* bytes of a message in a notification body */
+#define FOCUS_MS	2000	/* a pane in focus: look again this soon */
+#define GONE_MS		30000	/* no server: try again this soon anyway */
+#define SOCKETS_MAX	8	/* tmux servers refreshed besides the default */
 
 static const char usage[] =
 "usage: arc-notify [-j journal] [-f config] [-n]\n"
+"\n"
 "  -j journal  the journal to watch (default: $ARC_JOURNAL, else the usual)\n"
 "  -f config   the policy (default: $XDG_CONFIG_HOME/arc/notify.conf)\n"
 "  -n          check the config, print the rules as read, and exit\n";
@@ -80,6 +86,10 @@ struct cond {
 	int64_t		 shown_at;	/* ms, ARC clock: last shown */
 	bool		 execd;		/* the exec sink ran for it */
 	bool		 dismissed;	/* the person closed the toast */
+	struct tmux_where where;	/* where the agent runs (x-arc), */
+	bool		 has_where;	/* when it said so */
+	char		 window[16];	/* its tmux window, once asked */
+	struct conf_subject subject;	/* what the rules match */
 };
 
 struct notifier {
@@ -91,6 +101,8 @@ struct notifier {
 	size_t		 nc, capc;
 	bool		 synced;
 	pid_t		 child;
+	int64_t		 gone_at;	/* ms: the server went away; 0 here */
+	bool		 bus_lost;	/* the session bus itself went away */
 };
 
 static volatile sig_atomic_t quit;
@@ -273,14 +285,62 @@ run(char *const argv[], const char *text, size_t len, enum quiet_out quiet_out)
 
 /* ---- the tmux sink ---- */
 
+/*
+ * refresh-client -S on the default server (or $TMUX's) and on each server
+ * an agent said it runs under: the status line is current at once, and
+ * its #(arc-status) run again, instead of after status-interval.
+ */
 static void
 tmux_refresh(struct notifier *nt)
 {
-	char *const argv[] = { "tmux", "refresh-client", "-S", NULL };
+	const char *const args[] = { "refresh-client", "-S", NULL };
+	const char	*seen[SOCKETS_MAX];
+	size_t		 i, k, n = 0;
 
 	if (!conf_tmux(&nt->conf))
 		return;
-	(void)run(argv, NULL, 0, QUIET_ALL);
+	(void)tmux_run(NULL, args, NULL, 0);
+	for (i = 0; i < nt->nc; i++) {
+		if (!nt->c[i]->has_where)
+			continue;
+		for (k = 0; k < n; k++)
+			if (strcmp(seen[k], nt->c[i]->where.socket) == 0)
+				break;
+		if (k < n || n == SOCKETS_MAX)
+			continue;
+		seen[n++] = nt->c[i]->where.socket;
+		(void)tmux_run(seen[n - 1], args, NULL, 0);
+	}
+}
+
+/*
+ * The window's user option @arc_waiting: how many questions wait in the
+ * panes of the window of c's pane (unset at none), for a
+ * window-status-format such as #{?@arc_waiting,!,}.
+ */
+static void
+tmux_window_mark(struct notifier *nt, struct cond *c)
+{
+	char		 count[24];
+	const char	*args[] = { "set-option", "-w", "-t", NULL,
+	    "@arc_waiting", NULL, NULL };
+	size_t		 i, n = 0;
+
+	if (!c->has_where || !conf_tmux(&nt->conf))
+		return;
+	if (c->window[0] == '\0' && !tmux_window_of(&c->where, c->window,
+	    sizeof(c->window)))
+		return;
+	for (i = 0; i < nt->nc; i++)
+		if (nt->c[i]->question && nt->c[i]->has_where &&
+		    strcmp(nt->c[i]->window, c->window) == 0 &&
+		    strcmp(nt->c[i]->where.socket, c->where.socket) == 0)
+			n++;
+	(void)snprintf(count, sizeof(count), "%zu", n);
+	args[1] = n > 0 ? "-w" : "-wu";
+	args[3] = c->window;
+	args[5] = n > 0 ? count : NULL;
+	(void)tmux_run(c->where.socket, args, NULL, 0);
 }
 
 /* ---- the exec sink ---- */
@@ -538,11 +598,22 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		goto fail;
 	c->nid = id;
 	c->dismissed = false;
+	nt->gone_at = 0;
 	memcpy(c->shown_tag, c->tag, sizeof(c->tag));
 	c->shown_at = now_ms();
 	rc = 0;
 fail:
-	if (rc < 0)
+	if (rc < 0 && (sd_bus_error_has_name(&e,
+	    "org.freedesktop.DBus.Error.ServiceUnknown") ||
+	    sd_bus_error_has_name(&e,
+	    "org.freedesktop.DBus.Error.NameHasNoOwner") ||
+	    sd_bus_error_has_name(&e, "org.freedesktop.DBus.Error.NoReply"))) {
+		/* no server now: held until one owns the name again */
+		if (nt->gone_at == 0)
+			warnx("desktop notifications: no server on the "
+			    "session bus; waiting for one");
+		nt->gone_at = now_ms();
+	} else if (rc < 0)
 		warnx("desktop notification: %s", e.message != NULL ?
 		    e.message : strerror(-rc));
 	sd_bus_error_free(&e);
@@ -574,9 +645,15 @@ desktop_close(struct notifier *nt, uint32_t id)
 
 /* ---- the policy, applied ---- */
 
+/*
+ * What the rules match, read once per record (in its arena): the loop
+ * judges every condition at each wake, and must not allocate each time.
+ */
 static void
-describe(struct cond *c, struct conf_subject *s)
+describe(struct cond *c)
 {
+	struct conf_subject *s = &c->subject;
+
 	memset(s, 0, sizeof(*s));
 	s->question = c->question;
 	s->kind = str_of(&c->arena, c->n, "kind");
@@ -585,6 +662,17 @@ describe(struct cond *c, struct conf_subject *s)
 	if (s->agent == NULL)
 		s->agent = str_of(&c->arena, c->n, "agent");
 	s->project = str_of(&c->arena, c->n, "project");
+	s->session = str_of(&c->arena, c->n, "session_id");
+}
+
+/*
+ * Whether a rule that says "unfocused" holds c back: its pane is the one
+ * the person looks at (tmux says so), so the agent's own screen asks.
+ */
+static bool
+in_focus(const struct rule *r, struct cond *c)
+{
+	return r->unfocused && c->has_where && tmux_focused(&c->where) == 1;
 }
 
 /* How long it has been open, in ms. */
@@ -603,16 +691,19 @@ age_ms(struct cond *c)
 static int64_t
 deliver(struct notifier *nt, struct cond *c)
 {
-	struct conf_subject	 s;
+	const struct conf_subject *s = &c->subject;
 	const struct rule	*r;
 	int64_t			 age = age_ms(c), wait = INT64_MAX, w;
 
-	describe(c, &s);
-	if ((r = conf_match(&nt->conf, &s, SINK_DESKTOP)) != NULL) {
+	if ((r = conf_match(&nt->conf, s, SINK_DESKTOP)) != NULL) {
 		if (age < r->delay_ms)
 			w = r->delay_ms - age;
-		else if (conf_quiet(&nt->conf, s.priority, local_minutes()))
+		else if (conf_quiet(&nt->conf, s->priority, local_minutes()))
 			w = 60 * 1000;	/* look again in a minute */
+		else if (nt->gone_at != 0 && now_ms() - nt->gone_at < GONE_MS)
+			w = nt->gone_at + GONE_MS - now_ms();
+		else if (c->nid == 0 && !c->dismissed && in_focus(r, c))
+			w = FOCUS_MS;
 		else if (c->nid == 0 && !c->dismissed) {
 			(void)desktop_show(nt, c, r);
 			state_save(nt);
@@ -638,12 +729,14 @@ deliver(struct notifier *nt, struct cond *c)
 		c->nid = 0;
 		state_save(nt);
 	}
-	if ((r = conf_match(&nt->conf, &s, SINK_EXEC)) != NULL &&
+	if ((r = conf_match(&nt->conf, s, SINK_EXEC)) != NULL &&
 	    r->command != NULL && !c->execd) {
 		if (age < r->delay_ms)
 			w = r->delay_ms - age;
-		else if (conf_quiet(&nt->conf, s.priority, local_minutes()))
+		else if (conf_quiet(&nt->conf, s->priority, local_minutes()))
 			w = 60 * 1000;
+		else if (in_focus(r, c))
+			w = FOCUS_MS;
 		else {
 			exec_sink(nt, c, r->command, false);
 			c->execd = true;
@@ -659,7 +752,6 @@ deliver(struct notifier *nt, struct cond *c)
 static void
 take_back(struct notifier *nt, struct cond *c)
 {
-	struct conf_subject	 s;
 	const struct rule	*r;
 
 	if (c->nid != 0) {
@@ -667,10 +759,14 @@ take_back(struct notifier *nt, struct cond *c)
 		c->nid = 0;
 		state_save(nt);
 	}
-	describe(c, &s);
-	if (c->execd && (r = conf_match(&nt->conf, &s, SINK_EXEC)) != NULL &&
+	if (c->execd && (r = conf_match(&nt->conf, &c->subject,
+	    SINK_EXEC)) != NULL &&
 	    r->command != NULL)
 		exec_sink(nt, c, r->command, true);
+	if (c->question) {
+		c->question = false;
+		tmux_window_mark(nt, c);
+	}
 	cond_drop(nt, c);
 }
 
@@ -754,6 +850,12 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	    sizeof(c->created));
 	if (strcmp(c->tag, c->shown_tag) != 0)
 		c->dismissed = false;	/* a changed question is shown again */
+	describe(c);
+	if (!c->has_where)
+		c->has_where = tmux_where_of(json_get(c->n, "x-arc"),
+		    &c->where);
+	if (c->question)
+		tmux_window_mark(nt, c);
 	(void)deliver(nt, c);
 refresh:
 	if (strcmp(change, "current") != 0)
@@ -862,8 +964,12 @@ on_action(sd_bus_message *m, void *arg, sd_bus_error *e)
 		return 0;
 	if ((c = cond_by_nid(nt, id)) == NULL)
 		return 0;	/* not ours, or already taken back */
-	if (strcmp(key, "default") == 0)
+	if (strcmp(key, "default") == 0) {
+		/* the toast itself, clicked: to the agent's pane */
+		if (c->has_where)
+			(void)tmux_jump(&c->where);
 		return 0;
+	}
 	if ((slash = strchr(key, '/')) == NULL ||
 	    (size_t)(slash - key) != TAG_SHOWN) {
 		answer(nt, c, "", 0);
@@ -896,6 +1002,36 @@ on_closed(sd_bus_message *m, void *arg, sd_bus_error *e)
 	c->nid = 0;
 	c->dismissed = true;
 	(void)reason;
+	state_save(nt);
+	return 0;
+}
+
+/*
+ * The server left the bus (it died, or was replaced): what it showed is
+ * gone with it.  One that takes the name shows again all that is open.
+ */
+static int
+on_owner(sd_bus_message *m, void *arg, sd_bus_error *e)
+{
+	struct notifier	*nt = arg;
+	const char	*name, *old, *new;
+	size_t		 i;
+
+	(void)e;
+	if (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 ||
+	    strcmp(name, NOTIFY_DEST) != 0)
+		return 0;
+	for (i = 0; i < nt->nc; i++) {
+		nt->c[i]->nid = 0;
+		nt->c[i]->dismissed = false;
+		nt->c[i]->shown_tag[0] = '\0';
+	}
+	if (*new == '\0') {
+		warnx("desktop notifications: the server left the session "
+		    "bus; waiting for one");
+		nt->gone_at = now_ms();
+	} else
+		nt->gone_at = 0;	/* the loop shows them anew */
 	state_save(nt);
 	return 0;
 }
@@ -935,7 +1071,7 @@ loop(struct notifier *nt, int fd)
 	int64_t			 wait, w;
 	uint64_t		 usec;
 	enum line_status	 ls;
-	int			 timeout;
+	int			 timeout, rc;
 
 	line_reader_init(&lr, fd, "arc-status --follow");
 	line_reader_set(&lr, LINE_MAX_BYTES, '\n');
@@ -973,8 +1109,19 @@ loop(struct notifier *nt, int fd)
 				break;
 			}
 		}
-		while (sd_bus_process(nt->bus, NULL) > 0)
+		while ((rc = sd_bus_process(nt->bus, NULL)) > 0)
 			;
+		if (rc < 0) {
+			/*
+			 * The bus went away: the session is ending, or its
+			 * daemon died.  Nothing is lost (the journal holds
+			 * every condition); a new run on the new bus shows
+			 * them again (the user unit restarts it).
+			 */
+			warnx("the session bus: %s; exiting", strerror(-rc));
+			nt->bus_lost = true;
+			break;
+		}
 	}
 	line_reader_free(&lr);
 }
@@ -1000,20 +1147,14 @@ main(int argc, char *argv[])
 		case 'n':
 			check = true;
 			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		case 'V':
-			puts("arc-notify (arc) 0.2");
-			return 0;
 		default:
-			fputs(usage, stderr);
+			if (common_option(ch, usage, &st))
+				return st;
+			usage_print(stderr, usage, false);
 			return EXIT_USAGE;
 		}
-	if (optind != argc) {
-		fputs(usage, stderr);
-		return EXIT_USAGE;
-	}
+	if (optind != argc)
+		return usage_error(usage, "unexpected argument");
 	if (!arc_now_init())
 		errx(EXIT_USAGE, "ARC_NOW: not an RFC 3339 instant");
 	if (!conf_load(&nt.conf, config)) {
@@ -1040,15 +1181,19 @@ main(int argc, char *argv[])
 	if ((rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
 	    NOTIFY_IFACE, "ActionInvoked", on_action, &nt)) < 0 ||
 	    (rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
-	    NOTIFY_IFACE, "NotificationClosed", on_closed, &nt)) < 0)
+	    NOTIFY_IFACE, "NotificationClosed", on_closed, &nt)) < 0 ||
+	    (rc = sd_bus_match_signal(nt.bus, NULL, "org.freedesktop.DBus",
+	    "/org/freedesktop/DBus", "org.freedesktop.DBus",
+	    "NameOwnerChanged", on_owner, &nt)) < 0)
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
 	state_restore(&nt);
 	nt.child = follow_start(&nt, &fd);
 	loop(&nt, fd);
 
 	/* Leaving: what was shown is taken back; nobody would answer it. */
-	for (i = 0; i < nt.nc; i++)
+	for (i = 0; i < nt.nc && !nt.bus_lost; i++)
 		desktop_close(&nt, nt.c[i]->nid);
+	/* (after a lost bus too: its ids mean nothing to the next server) */
 	(void)unlink(nt.statefile);
 	(void)sd_bus_flush(nt.bus);
 	(void)kill(nt.child, SIGTERM);
@@ -1061,5 +1206,5 @@ main(int argc, char *argv[])
 	free(nt.c);
 	free(nt.statefile);
 	conf_free(&nt.conf);
-	return quit ? 0 : EXIT_SYSTEM;
+	return quit && !nt.bus_lost ? 0 : EXIT_SYSTEM;
 }

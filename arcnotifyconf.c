@@ -2,7 +2,8 @@
  * arc-notify's policy file (arc-notify.conf(5)).  A rule a line:
  *
  *   notify|ignore desktop|tmux|exec [delay D] [remind D] [sound NAME]
- *       [question|notice] [kind K] [agent A] [project P]
+ *       [question|notice] [kind K] [agent A] [project P] [session S]
+ *       [unfocused]
  *       [priority [>=|<=] P] [run COMMAND...]
  *   quiet HH:MM-HH:MM [except PRIORITY]
  *
@@ -169,6 +170,10 @@ parse_rule(struct conf *c, char **w, int n, const char *name, int lineno)
 			r.agent = xstrdup0(w[++k]);
 		else if (strcmp(w[k], "project") == 0 && k + 1 < n)
 			r.project = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "session") == 0 && k + 1 < n)
+			r.session = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "unfocused") == 0)
+			r.unfocused = true;
 		else if (strcmp(w[k], "priority") == 0 && k + 1 < n) {
 			const char *op = w[k + 1];
 
@@ -262,6 +267,7 @@ conf_free(struct conf *c)
 		free(c->rules[i].kind);
 		free(c->rules[i].agent);
 		free(c->rules[i].project);
+		free(c->rules[i].session);
 		free(c->rules[i].command);
 	}
 	free(c->rules);
@@ -326,6 +332,9 @@ matches(const struct rule *r, const struct conf_subject *s)
 		return false;
 	if (r->project != NULL && (s->project == NULL ||
 	    strcmp(r->project, s->project)))
+		return false;
+	if (r->session != NULL && (s->session == NULL ||
+	    strcmp(r->session, s->session)))
 		return false;
 	return true;
 }
@@ -407,6 +416,10 @@ conf_print(const struct conf *c, FILE *fp)
 			fprintf(fp, " agent \"%s\"", r->agent);
 		if (r->project != NULL)
 			fprintf(fp, " project \"%s\"", r->project);
+		if (r->session != NULL)
+			fprintf(fp, " session \"%s\"", r->session);
+		if (r->unfocused)
+			fputs(" unfocused", fp);
 		if (r->prio_min > 0)
 			fprintf(fp, " priority >= %s", prio_names[r->prio_min]);
 		if (r->prio_max < 3)

@@ -19,7 +19,8 @@ struct rule {
 	char		*sound, *command;
 	/* what it matches: NULL or -1 for any */
 	int		 question;	/* 1 questions, 0 notices, -1 both */
-	char		*kind, *agent, *project;
+	char		*kind, *agent, *project, *session;
+	bool		 unfocused;	/* not while its pane is in focus */
 	int		 prio_min, prio_max;	/* 0 low .. 3 critical */
 	int		 lineno;
 };
@@ -40,7 +41,7 @@ struct conf {
 /* What a rule is matched against. */
 struct conf_subject {
 	bool		 question;
-	const char	*kind, *priority, *agent, *project;
+	const char	*kind, *priority, *agent, *project, *session;
 };
 
 /* The file given, else $XDG_CONFIG_HOME/arc/notify.conf, else defaults. */

@@ -7,6 +7,8 @@
  * never answered as it was.  Producer text reaches the screen only
  * through term_safe(); a message's lines are drawn behind a "|" gutter so
  * that no message can pass itself off as our choices or our prompt.
+ * "jN" jumps the person's tmux client to the pane entry N's agent said it
+ * runs in (the record's x-arc hint, checked again by arctmux.c).
  */
 
 #include <err.h>
@@ -25,6 +27,7 @@
 #include "arccmd.h"
 #include "arcwords.h"
 #include "arcbind.h"
+#include "arctmux.h"
 #include "arcpick.h"
 
 struct person {
@@ -306,6 +309,8 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	term_safe(&l, i->key, strlen(i->key));
 	question_tag(tag, &i->q);
 	buf_printf(&l, " - tag %s", tag);
+	if (i->n.f[N_X_ARC].p != NULL)
+		buf_puts(&l, " - j jumps there");
 	entry_line(out, &l, cols);
 	buf_free(&l);
 }
@@ -347,6 +352,39 @@ draw_picker(struct person *p, const struct items *it, const char *now,
 	buf_free(&b);
 }
 
+/* "jN" (j alone: 1): the person's tmux client to entry N's agent. */
+static void
+jump(struct person *p, const struct items *it, const char *s, size_t n)
+{
+	struct tmux_where	 w;
+	struct jparse_error	 pe;
+	const struct item	*i;
+	struct sv		 x;
+	size_t			 k = 1;
+
+	buf_free(&p->note);
+	if (n > 1 && n <= 7 && strspn(s + 1, "0123456789") == n - 1)
+		k = strtoul(s + 1, NULL, 10);
+	else if (n != 1)
+		k = 0;
+	if (k < 1 || k > it->n) {
+		buf_printf(&p->note, "j jumps to 1's agent, j2 to 2's, ...");
+		return;
+	}
+	i = &it->v[k - 1];
+	x = i->n.f[N_X_ARC];
+	if (x.p == NULL || !tmux_where_of(json_parse(&p->scratch, x.p, x.n,
+	    &pe), &w)) {
+		buf_printf(&p->note, "%zu did not say where its agent runs.",
+		    k);
+		return;
+	}
+	if (!tmux_jump(&w))
+		buf_printf(&p->note, "tmux could not show pane %s.", w.pane);
+	else
+		buf_printf(&p->note, "Jumped to pane %s (%zu).", w.pane, k);
+}
+
 /* The picker's answer to Enter: 0 stay, 1 picked, -1 leave. */
 static int
 picked(struct person *p, const struct items *it, char **key)
@@ -358,6 +396,10 @@ picked(struct person *p, const struct items *it, char **key)
 	n = strcspn(s, " ");
 	if (n == 1 && (*s == 'q' || *s == 'Q'))
 		return -1;
+	if (n >= 1 && (*s == 'j' || *s == 'J')) {
+		jump(p, it, s, n);
+		return 0;
+	}
 	if (n == 0 && it->n > 0)
 		k = 1;
 	else if (n > 0 && n <= 6 && strspn(s, "0123456789") == n)
@@ -407,7 +449,7 @@ person_pick(struct person *p, char **key)
 			strlcpy(prompt, "q leaves: ", sizeof(prompt));
 		else
 			snprintf(prompt, sizeof(prompt), "Pick 1-%zu (Enter "
-			    "takes 1, q leaves): ", it.n);
+			    "takes 1, jN jumps there, q leaves): ", it.n);
 		draw_picker(p, &it, it.now, prompt, NULL);
 		switch (person_wait(p, 1000)) {
 		case WAKE_SIGNAL:

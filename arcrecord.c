@@ -26,6 +26,7 @@ static const struct fdesc notification_fields[N_FIELDS] = {
 	{ "session_id", F_STR, 10 }, { "correlation_id", F_STR, 14 },
 	{ "created_at", F_STR, 10 }, { "updated_at", F_STR, 10 },
 	{ "resolved_at", F_STR, 11 }, { "event_id", F_STR, 8 },
+	{ "x-arc", F_RAW_OMIT_NULL, 5 },	/* a presentation hint */
 };
 
 static const struct fdesc interaction_fields[I_FIELDS] = {

@@ -13,16 +13,17 @@
 enum { N_ID, N_KEY, N_STATUS, N_OUTCOME, N_KIND, N_TYPE, N_PRIORITY, N_TITLE,
     N_MESSAGE, N_AGENT, N_AGENT_NAME, N_AGENT_INSTANCE, N_PROJECT,
     N_SESSION_ID, N_CORRELATION_ID, N_CREATED_AT, N_UPDATED_AT,
-    N_RESOLVED_AT, N_EVENT_ID, N_FIELDS };
+    N_RESOLVED_AT, N_EVENT_ID, N_X_ARC, N_FIELDS };
 
 enum { I_ID, I_KEY, I_NOTIFICATION_ID, I_KIND, I_TITLE, I_PROMPT, I_CHOICES,
     I_TEXT_MAX_LENGTH, I_EXPIRES_AT, I_STATUS, I_DIGEST, I_NONCE,
     I_SESSION_ID, I_TURN_ID, I_NATIVE_REQUEST_ID, I_CREATED_AT,
     I_UPDATED_AT, I_ANSWERED_AT, I_RESPONSE, I_FIELDS };
-_Static_assert((int)I_FIELDS >= (int)N_FIELDS, "struct rec holds both");
+#define REC_FIELDS ((int)I_FIELDS > (int)N_FIELDS ? (int)I_FIELDS : \
+    (int)N_FIELDS)
 
 struct rec {
-	struct sv	 f[I_FIELDS];	/* the longer of the two */
+	struct sv	 f[REC_FIELDS];	/* the longer of the two */
 };
 
 enum qstatus { Q_NONE, Q_PENDING, Q_ANSWERED, Q_EXPIRED, Q_CANCELLED,

@@ -133,6 +133,54 @@ context_str(const struct event *ev, const char *name)
 	return sv_json(json_get(ev->context, name));
 }
 
+/*
+ * Where the agent runs, from the event's x-arc extension: a presentation
+ * hint (arc-notify and the picker jump there), never authority.  Kept
+ * only when it is what tmux gives, a pane "%N" and an absolute socket
+ * path of at most 200 printable bytes (no quote, backslash or comma);
+ * anything else is dropped, not refused: an extension's values are not
+ * the contract's to judge.
+ */
+static bool
+hint_ok(struct sv v, bool pane)
+{
+	size_t	i;
+
+	if (v.p == NULL || v.n < 2 || v.n > (pane ? 10 : 200) ||
+	    v.p[0] != (pane ? '%' : '/'))
+		return false;
+	for (i = 1; i < v.n; i++)
+		if (pane ? v.p[i] < '0' || v.p[i] > '9' : v.p[i] < 0x20 ||
+		    v.p[i] > 0x7e || v.p[i] == '"' || v.p[i] == '\\' ||
+		    v.p[i] == ',')
+			return false;
+	return true;
+}
+
+static struct sv
+where_hint(struct arena *a, const struct event *ev)
+{
+	const struct jval	*x = json_get(json_get(ev->root, "extensions"),
+	    "x-arc");
+	struct sv		 pane, sock, out = { NULL, 0 };
+	struct buf		 b = { 0 };
+
+	if (x == NULL || x->type != J_OBJECT)
+		return out;
+	pane = sv_json(json_get(x, "tmux_pane"));
+	sock = sv_json(json_get(x, "tmux_socket"));
+	if (!hint_ok(pane, true) || !hint_ok(sock, false))
+		return out;
+	buf_puts(&b, "{\"tmux_pane\":\"");
+	buf_put(&b, pane.p, pane.n);
+	buf_puts(&b, "\",\"tmux_socket\":\"");
+	buf_put(&b, sock.p, sock.n);
+	buf_puts(&b, "\"}");
+	out = sv_buf(a, &b);
+	buf_free(&b);
+	return out;
+}
+
 /* The last part of a working directory, for the project column. */
 static struct sv
 cwd_project(const struct event *ev)
@@ -203,6 +251,7 @@ new_notification(struct arena *a, struct rec *n, const struct event *ev,
 	n->f[N_SESSION_ID] = context_str(ev, "session_id");
 	n->f[N_CORRELATION_ID] = context_str(ev, "correlation_id");
 	n->f[N_CREATED_AT] = sv_str(now);
+	n->f[N_X_ARC] = where_hint(a, ev);
 }
 
 /* The answer specification of a question, as a person sees it. */

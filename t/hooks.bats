@@ -155,6 +155,19 @@ waiting() {
 	[ "$(field '[.kind, .priority, .title, .message, .project, .agent, .agent_name, .session_id] | join("|")')" = "question|normal|Claude Code is waiting for your input|Claude is waiting for your input|site|claude-code|Claude Code|$SID" ]
 }
 
+@test "inside tmux, the adapters record where the agent runs (TMUX_PANE, the socket of TMUX) as the x-arc hint; a hostile one is dropped" {
+	TMUX=/tmp/tmux-1000/default,123,0 TMUX_PANE=%7 hook claude/notification-idle
+	[ "$status" -eq 0 ]
+	run record "claude-code:$SID:notice:idle_prompt"
+	[ "$(field '."x-arc" | [.tmux_pane, .tmux_socket] | join("|")')" = "%7|/tmp/tmux-1000/default" ]
+	TMUX='/tmp/$(touch x),1,0' TMUX_PANE='%7; rm -rf ~' hook claude/notification-auth
+	[ "$status" -eq 0 ]
+	run record "claude-code:$SID:notice:auth_success"
+	[ -n "$output" ]
+	[ "$(field '."x-arc"')" = null ]
+	[ ! -e x ]
+}
+
 @test "Notification auth_success: low priority information, not a permission" {
 	hook claude/notification-auth
 	[ "$status" -eq 0 ] && [ -z "$output" ]

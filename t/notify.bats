@@ -2,7 +2,11 @@
 # arc-notify against the real thing: a private session bus (dbus-daemon),
 # dunst under Xvfb as the notification server, its context menu (dunstctl
 # context, with a dmenu that picks a line) to press a button, and
-# dbus-monitor to read what crossed the bus.
+# dbus-monitor to read what crossed the bus; and a real tmux server on a
+# private socket (windows "agent", where the asking agent runs, and
+# "other"), its status line #(arc-status) with status-interval 0, so that
+# only arc-notify's refresh-client -S brings it up to date, and a client
+# attached to it inside a second tmux, whose screen shows that status line.
 load helper
 
 N() { echo "$BATS_TEST_TMPDIR/n"; }
@@ -19,11 +23,20 @@ setup() {
 	need
 	export TZ=UTC XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config"
 	mkdir -p "$(N)" "$XDG_CONFIG_HOME/arc"
-	# A fake tmux that logs its arguments: the tmux sink's calls.
-	mkdir -p "$(N)/bin"
-	printf '#!/bin/sh\necho "$*" >>%s/tmux.log\n' "$(N)" >"$(N)/bin/tmux"
-	chmod +x "$(N)/bin/tmux"
-	export PATH="$(N)/bin:$PATH"
+	unset TMUX TMUX_PANE
+	tmux_in -f /dev/null new-session -d -s work -n agent -x 100 -y 8
+	tmux_in new-window -d -n other
+	tmux_in set -g status-interval 0
+	tmux_in set -g status-right-length 60
+	tmux_in set -g status-right "#(echo >>$(N)/runs; arc-status)"
+	tmux_in set -g window-status-format \
+	    '#I:#W#{?@arc_waiting, (#{@arc_waiting} asks),}'
+	tmux_in set -g window-status-current-format \
+	    '[#I:#W#{?@arc_waiting, (#{@arc_waiting} asks),}]'
+	AGENT=$(tmux_in display -p -t work:agent '#{pane_id}')
+	tmux -S "$(N)/outer" -f /dev/null new-session -d -x 100 -y 8 \
+	    "env -u TMUX tmux -S $(N)/tmux attach -t work"
+	eventually bar_has '[0:agent]'
 	# The display, the bus, the server.
 	exec 4>"$(N)/display"
 	Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp \
@@ -32,11 +45,8 @@ setup() {
 	exec 4>&-
 	eventually test -s "$(N)/display"
 	export DISPLAY=":$(cat "$(N)/display")"
-	dbus-daemon --session --nofork --nopidfile \
-	    --address="unix:path=$(N)/bus" >/dev/null 2>&1 3>&- &
-	echo $! >"$(N)/dbus.pid"
+	start_bus
 	export DBUS_SESSION_BUS_ADDRESS="unix:path=$(N)/bus"
-	eventually test -S "$(N)/bus"
 	# The context menu: dmenu is a script that waits for $(N)/pick and
 	# prints the menu line that contains it.
 	cat >"$(N)/dmenu" <<-EOF
@@ -54,15 +64,55 @@ setup() {
 	    format = "<b>%s</b>\n%b"
 	    dmenu = $(N)/dmenu
 	EOF
-	dunst -config "$(N)/dunstrc" >"$(N)/dunst.log" 2>&1 3>&- &
-	echo $! >"$(N)/dunst.pid"
-	eventually server_up
+	start_dunst
 	dbus-monitor --session \
 	    "type='method_call',interface='org.freedesktop.Notifications'" \
 	    "type='signal',interface='org.freedesktop.Notifications'" \
 	    >"$(N)/bus.log" 2>&1 3>&- &
 	echo $! >"$(N)/monitor.pid"
 	sleep 0.2
+}
+
+tmux_in() { tmux -S "$(N)/tmux" "$@"; }
+# The status line the attached client shows: the last row of its screen.
+bar() { tmux -S "$(N)/outer" capture-pane -p | tail -n 1; }
+bar_has() { [[ "$(bar)" == *"$1"* ]]; }
+bar_lacks() { [[ "$(bar)" != *"$1"* ]]; }
+# How often tmux ran the status line's #(arc-status).
+status_runs() { [ -f "$(N)/runs" ] && wc -l <"$(N)/runs" || echo 0; }
+more_runs_than() { [ "$(status_runs)" -gt "$1" ]; }
+# The pane the person's client shows.
+client_pane() { tmux_in display -p '#{pane_id}'; }
+on_pane() { [ "$(client_pane)" = "$1" ]; }
+
+# A session bus of the test's own, without the system's service files:
+# nothing is started on demand (Debian's dunst would be, by the first call
+# to the name, before or instead of the test's own).
+start_bus() {
+	cat >"$(N)/bus.conf" <<-EOF
+	<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+	 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+	<busconfig>
+	  <type>session</type>
+	  <listen>unix:path=$(N)/bus</listen>
+	  <auth>EXTERNAL</auth>
+	  <policy context="default">
+	    <allow send_destination="*" eavesdrop="true"/>
+	    <allow eavesdrop="true"/>
+	    <allow own="*"/>
+	  </policy>
+	</busconfig>
+	EOF
+	dbus-daemon --config-file="$(N)/bus.conf" --nofork --nopidfile \
+	    >/dev/null 2>&1 3>&- &
+	echo $! >"$(N)/dbus.pid"
+	eventually test -S "$(N)/bus"
+}
+
+start_dunst() {
+	dunst -config "$(N)/dunstrc" >>"$(N)/dunst.log" 2>&1 3>&- &
+	echo $! >"$(N)/dunst.pid"
+	eventually server_up
 }
 
 server_up() {
@@ -86,7 +136,9 @@ stop() { # NAME
 	[ -f "$(N)/$1.pid" ] || return 0
 	# TERM to arc-notify alone: its wrapper then hands on its stderr
 	if [ "$1" = notify ] && [ -n "$(notify_pid)" ]; then
+		# (CONT too: a test that failed may have left it stopped)
 		kill -TERM "$(notify_pid)" 2>/dev/null || true
+		kill -CONT "$(notify_pid)" 2>/dev/null || true
 		wait "$(cat "$(N)/$1.pid")" 2>/dev/null || true
 	fi
 	# arc-notify runs in a session of its own (behind the test wrapper)
@@ -102,21 +154,29 @@ teardown() {
 	stop dunst
 	stop dbus
 	stop xvfb
+	tmux -S "$(N)/outer" kill-server 2>/dev/null || true
+	tmux_in kill-server 2>/dev/null || true
 	arc_teardown
 }
 
 
+# arc-notify as tmux's run-shell -b starts it: $TMUX names the server.
+# Up once its first refresh-client -S made tmux run the status line.
 start_notify() {
-	setsid arc-notify "$@" >"$(N)/notify.out" 2>"$(N)/notify.err" \
-	    </dev/null 3>&- &
+	local n
+	n=$(status_runs)
+	TMUX="$(N)/tmux,1,0" setsid arc-notify "$@" >"$(N)/notify.out" \
+	    2>"$(N)/notify.err" </dev/null 3>&- &
 	echo $! >"$(N)/notify.pid"
-	eventually grep -q refresh-client "$(N)/tmux.log"
+	eventually more_runs_than "$n"
 }
 
+# A question from the agent in window "agent" (as the adapters record it).
 question() { # KEY [MESSAGE [PRIORITY]]
 	arc-emit --key "$1" --kind permission --title "Deploy" \
 	    --message "${2:-May I deploy?}" --priority "${3:-normal}" \
 	    --sender-name claude --project shop \
+	    --tmux-pane "$AGENT" --tmux-socket "$(N)/tmux" \
 	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply
 }
 
@@ -140,8 +200,6 @@ last_notify_has() { # TEXT
 	awk '/member=Notify$/{n++; b=""} n{b=b $0 "\n"} END{printf "%s", b}' \
 	    "$(N)/bus.log" | grep -qF -- "$1"
 }
-refreshes() { grep -c 'refresh-client -S' "$(N)/tmux.log"; }
-more_refreshes_than() { [ "$(refreshes)" -gt "$1" ]; }
 
 press() { # LABEL
 	echo "$1" >"$(N)/pick"
@@ -237,7 +295,7 @@ press() { # LABEL
 	# refused (here, or by arc-answer --seen under the journal's lock,
 	# whichever saw the change first), and the current question shown
 	eventually last_notify_has 'May I deploy v2?'
-	notifies 3
+	eventually notifies 3
 	sleep 0.5
 	shown 1
 	[ "$(followed_status deploy)" = pending ]
@@ -311,7 +369,6 @@ press() { # LABEL
 	rm -f "$(N)/notify.pid"
 	shown 2
 	arc-answer two allow >/dev/null
-	: >"$(N)/tmux.log"
 	start_notify
 	eventually closes 2
 	eventually shown 1
@@ -328,14 +385,142 @@ press() { # LABEL
 	eventually shown 0
 }
 
-@test "tmux: refresh-client -S on every change" {
+@test "tmux: the status line is current at once (refresh-client -S), status-interval 0 notwithstanding" {
 	start_notify
-	n=$(refreshes)
+	bar_lacks waiting
 	question one >/dev/null
-	eventually more_refreshes_than "$n"
-	n=$(refreshes)
+	eventually bar_has '1 waiting'
 	arc-answer one allow >/dev/null
-	eventually more_refreshes_than "$n"
+	eventually bar_lacks waiting
+}
+
+@test "tmux: the asking window is marked (@arc_waiting) in the window list, and unmarked once answered" {
+	tmux_in select-window -t work:other
+	start_notify
+	question one >/dev/null
+	question two >/dev/null
+	eventually bar_has '0:agent (2 asks) [1:other]'
+	[ "$(tmux_in show -w -t "$AGENT" -v @arc_waiting)" = 2 ]
+	if [ -n "${NOTIFY_SHOTS:-}" ]; then
+		mkdir -p "$NOTIFY_SHOTS"
+		tmux -S "$(N)/outer" capture-pane -p >"$NOTIFY_SHOTS/tmux-screen.txt"
+		bar >"$NOTIFY_SHOTS/tmux-status-line.txt"
+		tmux_in list-windows -F '#{window_id} #I:#W @arc_waiting=#{@arc_waiting}' \
+		    >"$NOTIFY_SHOTS/tmux-window-list.txt"
+	fi
+	arc-answer one allow >/dev/null
+	eventually bar_has '0:agent (1 asks) [1:other]'
+	arc-answer two deny >/dev/null
+	eventually bar_has '0:agent [1:other]'
+	! tmux_in show -w -t "$AGENT" -v @arc_waiting 2>/dev/null | grep -q .
+}
+
+@test "jump: the notification's default action takes the person's client to the agent's pane" {
+	tmux_in select-window -t work:other
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	! on_pane "$AGENT"
+	press Show
+	eventually on_pane "$AGENT"
+	[ "$(tmux_in display -p '#{window_name}')" = agent ]
+}
+
+@test "jump: a hint that is not tmux's (a pane id with a shell in it, a relative socket) is dropped" {
+	arc-emit --key k --kind permission --title T --message M \
+	    --choice a:A --choice b:B --tmux-pane '%1;touch x' \
+	    --tmux-socket "$(N)/tmux" | arc-apply | jq -e '.notification["x-arc"] == null'
+	arc-emit --key k2 --kind permission --title T --message M \
+	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
+	    --tmux-socket relative/sock | arc-apply | jq -e '.notification["x-arc"] == null'
+	arc-emit --key k3 --kind permission --title T --message M \
+	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
+	    --tmux-socket "$(N)/tmux" | arc-apply |
+	    jq -e --arg p "$AGENT" '.notification["x-arc"].tmux_pane == $p'
+}
+
+@test "unfocused: no pop-up while the asking pane is the one the person looks at; one once they look away" {
+	cat >"$XDG_CONFIG_HOME/arc/notify.conf" <<-EOF
+	notify desktop question unfocused
+	EOF
+	on_pane "$AGENT"
+	start_notify
+	question deploy >/dev/null
+	eventually bar_has '1 waiting'
+	sleep 1
+	notifies 0
+	tmux_in select-window -t work:other
+	eventually notifies 1
+}
+
+@test "remind, then escalate: the desktop first, a reminder, then the exec sink" {
+	cat >"$XDG_CONFIG_HOME/arc/notify.conf" <<-EOF
+	notify desktop question remind 1s
+	notify exec question delay 3s run grep -c 'member=Notify\$' $(N)/bus.log >>$(N)/escalated
+	EOF
+	start_notify
+	question deploy >/dev/null
+	eventually test -s "$(N)/escalated"
+	# when it escalated, the first notification and a reminder had gone out
+	[ "$(head -1 "$(N)/escalated")" -ge 2 ]
+	arc-answer deploy allow >/dev/null
+	eventually shown 0
+}
+
+@test "session: a rule matches on the agent's session" {
+	cat >"$XDG_CONFIG_HOME/arc/notify.conf" <<-EOF
+	notify desktop question session s-loud
+	EOF
+	start_notify
+	arc-emit --key quiet --kind permission --message 'Quiet?' --session-id s-calm \
+	    --choice a:A --choice b:B | arc-apply >/dev/null
+	arc-emit --key loud --kind permission --message 'Loud?' --session-id s-loud \
+	    --choice a:A --choice b:B | arc-apply >/dev/null
+	eventually notifies 1
+	sleep 0.5
+	notifies 1
+	grep -A45 'member=Notify$' "$(N)/bus.log" | grep -q 'string "loud"'
+}
+
+# CPU ticks arc-notify has used (user + system).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+@test "carrier: the notification server dies with a question pending; arc-notify waits without spinning, and shows it again when one comes back" {
+	start_notify
+	question one >/dev/null
+	eventually shown 1
+	me=$(notify_pid)
+	stop dunst
+	question two >/dev/null
+	eventually bar_has '2 waiting'
+	t0=$(cpu_ticks "$me")
+	sleep 1
+	[ $(( $(cpu_ticks "$me") - t0 )) -lt 20 ]
+	kill -0 "$me"
+	start_dunst
+	eventually shown 2
+	kill -0 "$me"
+}
+
+@test "carrier: the session bus dies; arc-notify exits 3 with a clear error, and a new run on a new bus shows what is still open" {
+	start_notify
+	question one >/dev/null
+	eventually shown 1
+	stop monitor
+	stop dunst
+	stop dbus
+	rc=0
+	wait "$(cat "$(N)/notify.pid")" || rc=$?
+	[ "$rc" -eq 3 ]
+	rm -f "$(N)/notify.pid"
+	grep -q 'the session bus: .*; exiting' "$(N)/notify.err"
+	rm -f "$(N)/bus"
+	start_bus
+	start_dunst
+	start_notify
+	eventually shown 1
+	sleep 0.5
+	shown 1
 }
 
 @test "the policy: defaults without a config; -n prints the rules; a bad rule is refused with its line" {

@@ -45,6 +45,8 @@ keys() {
 screen() { tmux -L "$SOCK" capture-pane -p; }
 scrollback() { tmux -L "$SOCK" capture-pane -p -J -S -; }
 title() { tmux -L "$SOCK" display -p '#{pane_title}'; }
+current_pane_is() { [ "$(tmux -L "$SOCK" display -p '#{pane_id}')" = "$1" ]; }
+pane_holds() { [[ "$(tmux -L "$SOCK" capture-pane -p -t "$1")" == *"$2"* ]]; }
 
 # waits_for TEXT: until the pane (history included) holds TEXT, 15 s at most.
 waits_for() {
@@ -168,6 +170,26 @@ state_of() {
 	[ "$rc" -eq 0 ]
 	[ "$(interaction deploy | jq -r .response.choice_id)" = allow ]
 	[ "$(state_of db)" = pending ]
+}
+
+@test "the picker: jN jumps the person's tmux to the pane entry N's agent runs in (its x-arc hint); the picker stays" {
+	local me agent sock
+	me=$(tmux -L "$SOCK" display -p '#{pane_id}')
+	agent=$(tmux -L "$SOCK" new-window -d -P -F '#{pane_id}' -n agent)
+	sock=$(tmux -L "$SOCK" display -p '#{socket_path}')
+	open_question deploy "Codex needs permission" "May I deploy?" 30m \
+	    --tmux-pane "$agent" --tmux-socket "$sock"
+	open_question other "Nowhere" "No hint" 40m
+	send_line 'arc-answer'
+	waits_for 'jN jumps there'
+	[[ "$(screen)" == *"key deploy - tag "*" - j jumps there"* ]]
+	keys j2 Enter
+	waits_for '2 did not say where its agent runs.'
+	keys j1 Enter
+	eventually current_pane_is "$agent"
+	[ "$(tmux -L "$SOCK" display -p '#{window_name}')" = agent ]
+	eventually pane_holds "$me" "Jumped to pane $agent (1)."
+	[ "$(state_of deploy)" = pending ]
 }
 
 @test "the picker with nothing waiting says so and stays until q" {

@@ -8,6 +8,8 @@
  * last record, so that a reader of a time range opens only the segments
  * that meet it.  Each record keeps its CRC inside the compressed frame,
  * and the frame has zstd's own checksum: damage is found either way.
+ * What a compaction copied forward, records the segments before already
+ * hold byte for byte, is left out of the compressed form (copies_end).
  *
  * Compression is never done inside a call a hook waits on: arc-apply
  * --compact and --archive do it themselves, and a writer whose automatic
@@ -415,14 +417,290 @@ archive_open(const struct segment *s)
 	return out;
 }
 
+/* ---- compaction's copies, left out of a compressed segment ---- */
+
+/*
+ * Each compaction writes every live condition again at the head of the
+ * new journal, records whose "durable" is the header's seq.  A copy that
+ * says, byte for byte past its seq, durable and at, what the newest
+ * record of its key in the previous segment (already compressed, whole
+ * and sound) says, is history that segment holds: it is left out of this
+ * one's compressed form, and the header names the seq of the last copy
+ * left out, so that the records read on without a gap.
+ */
+#define FRAME_TAIL	18	/* ,"crc":"XXXXXXXX"} */
+
+struct copy {
+	const char	*key, *part;	/* into the previous segment's bytes */
+	size_t		 keylen, partlen;
+	int64_t		 changed;
+};
+
+/* A number after "name": at p (digits only), or false. */
+static bool
+number_after(const char *p, const char *end, const char *name, uint64_t *n)
+{
+	size_t	l = strlen(name);
+
+	if ((size_t)(end - p) < l || memcmp(p, name, l) != 0)
+		return false;
+	p += l;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	for (*n = 0; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (*n > (UINT64_MAX - 9) / 10)
+			return false;
+		*n = *n * 10 + (uint64_t)(*p - '0');
+	}
+	return true;
+}
+
+/*
+ * A record's key (the index's, as encoded), the part of it a copy
+ * repeats (its index and its condition, up to its CRC) and when its
+ * condition last changed: a copy's "since", else the record's own time.
+ */
+static bool
+record_parts(const char *line, size_t len, struct copy *c)
+{
+	static const char	 since[] = "\",\"since\":",
+				 key[] = ",\"index\":{\"key\":\"";
+	const char		*end = line + len, *p, *q;
+	uint64_t		 n;
+
+	if (len < FRAME_TAIL + 2 || (q = memmem(line, len < 512 ? len : 512,
+	    key, sizeof(key) - 1)) == NULL || end - FRAME_TAIL <= q ||
+	    !line_at(line, len, &c->changed))
+		return false;
+	c->part = q;
+	c->partlen = (size_t)(end - FRAME_TAIL - q);
+	if ((p = memmem(line, (size_t)(q - line), since, sizeof(since) - 1))
+	    != NULL) {
+		if (!number_after(p + 1, q, ",\"since\":", &n) ||
+		    n > INT64_MAX)
+			return false;
+		c->changed = (int64_t)n;
+	}
+	q += sizeof(key) - 1;
+	for (p = q; p < end && *p != '"'; p++)
+		if (*p == '\\' && ++p == end)
+			return false;
+	if (p >= end)
+		return false;
+	c->key = q;
+	c->keylen = (size_t)(p - q);
+	return true;
+}
+
+static uint64_t
+key_hash(const char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+
+	while (n-- > 0)
+		h = (h ^ (unsigned char)*p++) * 1099511628211ULL;
+	return h;
+}
+
+static struct copy *
+copy_slot(struct copy *t, size_t cap, const char *key, size_t n)
+{
+	size_t i = (size_t)key_hash(key, n) & (cap - 1);
+
+	while (t[i].key != NULL && (t[i].keylen != n ||
+	    memcmp(t[i].key, key, n) != 0))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+/* Every key's newest record in a sound journal's bytes. */
+static struct copy *
+newest_of(const char *map, size_t len, size_t *capp)
+{
+	struct copy	*t, *o, c, *s;
+	size_t		 cap = 1024, n = 0, i;
+	const char	*p, *end = map + len, *nl;
+
+	if ((t = calloc(cap, sizeof(*t))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	if ((p = memchr(map, '\n', len)) == NULL)
+		return t;
+	for (p++; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			break;
+		if (!record_parts(p, (size_t)(nl - p), &c))
+			continue;
+		if ((n + 1) * 2 > cap) {
+			o = t;
+			if ((t = calloc(cap * 2, sizeof(*t))) == NULL)
+				err(EXIT_SYSTEM, "calloc");
+			for (i = 0; i < cap; i++)
+				if (o[i].key != NULL)
+					*copy_slot(t, cap * 2, o[i].key,
+					    o[i].keylen) = o[i];
+			free(o);
+			cap *= 2;
+		}
+		s = copy_slot(t, cap, c.key, c.keylen);
+		if (s->key == NULL)
+			n++;
+		*s = c;
+	}
+	*capp = cap;
+	return t;
+}
+
+/*
+ * Whether copy c says what record o does: the same change time, the same
+ * index and condition, byte for byte.  What o says past its condition
+ * (an event's own fields, such as what it superseded) is its own and
+ * stays in its segment.
+ */
+static bool
+repeats(const struct copy *o, const struct copy *c)
+{
+	static const char	 n[] = ",\"notification\":",
+				 q[] = ",\"interaction\":";
+	const char		*rest = o->part + c->partlen;
+	size_t			 left = o->partlen - c->partlen;
+
+	if (o->changed != c->changed || o->partlen < c->partlen ||
+	    memcmp(o->part, c->part, c->partlen) != 0)
+		return false;
+	return left == 0 || (*rest == ',' &&
+	    !(left >= sizeof(n) - 1 && memcmp(rest, n, sizeof(n) - 1) == 0) &&
+	    !(left >= sizeof(q) - 1 && memcmp(rest, q, sizeof(q) - 1) == 0));
+}
+
+#define LOOKBACK	4	/* older segments a copy is looked for in */
+
+/* An older segment's bytes, decompressed, and its keys' newest records. */
+struct older {
+	const struct segment	*seg;
+	const char		*map;
+	size_t			 len, cap;
+	struct copy		*t;
+};
+
+/* Loads one, checked: every record sound; false if it cannot be. */
+static bool
+older_load(struct older *o)
+{
+	struct stat	 sb;
+	uint64_t	 bad;
+	int64_t		 t0, t1;
+	int		 fd;
+
+	o->map = MAP_FAILED;
+	if ((fd = archive_open(o->seg)) == -1)
+		return false;
+	if (fstat(fd, &sb) == 0 && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size <= SIZE_MAX) {
+		o->len = (size_t)sb.st_size;
+		o->map = mmap(NULL, o->len, PROT_READ, MAP_SHARED, fd, 0);
+	}
+	(void)close(fd);
+	if (o->map == MAP_FAILED)
+		return false;
+	if (!check_plain(o->map, o->len, &t0, &t1, &bad)) {
+		(void)munmap((void *)o->map, o->len);
+		o->map = MAP_FAILED;
+		return false;
+	}
+	o->t = newest_of(o->map, o->len, &o->cap);
+	/* Only the few records a copy is compared with are read again. */
+	(void)madvise((void *)o->map, o->len, MADV_DONTNEED);
+	return true;
+}
+
+/*
+ * Where a plain segment's records past its copies start (0: none left
+ * out), and the seq of its last copy left out.  prev: the compressed
+ * segments before it, newest first, the first the one it follows on
+ * from (its last seq our header's).  A copy's key is looked for in the
+ * newest of them first; the next older one is asked only when that one
+ * does not hold the key (it left out its own copy).
+ */
+static size_t
+copies_end(const char *map, size_t len, const struct segment *prev,
+    size_t nprev, uint64_t *last)
+{
+	struct older	 o[LOOKBACK];
+	struct copy	 c, *s;
+	const char	*p, *q, *end = map + len, *nl;
+	size_t		 cut = 0, loaded = 0, k;
+	uint64_t	 head, seq, durable;
+
+	if (nprev == 0 || !prev[0].compressed ||
+	    !number_after(map, end, LOG_MAGIC "2,\"seq\":", &head) ||
+	    prev[0].seq != head || (p = memchr(map, '\n', len)) == NULL)
+		return 0;
+	if (nprev > LOOKBACK)
+		nprev = LOOKBACK;
+	p++;
+	if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL ||
+	    !number_after(p, nl, "{\"seq\":", &seq) ||
+	    (p = memchr(p, ',', (size_t)(nl - p))) == NULL ||
+	    !number_after(p + 1, nl, "\"durable\":", &durable) ||
+	    durable != head)
+		return 0;
+	o[0].seg = &prev[0];
+	if (!older_load(&o[0]))
+		return 0;
+	loaded = 1;
+	/* Its last record the one ours follows. */
+	for (nl = o[0].map + o[0].len - 1; nl > o[0].map && nl[-1] != '\n';
+	    nl--)
+		continue;
+	if (!number_after(nl, o[0].map + o[0].len, "{\"seq\":", &seq) ||
+	    seq != head)
+		goto out;
+	*last = head;
+	for (p = (const char *)memchr(map, '\n', len) + 1; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL ||
+		    !number_after(p, nl, "{\"seq\":", &seq) ||
+		    seq != *last + 1 ||
+		    (q = memchr(p, ',', (size_t)(nl - p))) == NULL ||
+		    !number_after(q + 1, nl, "\"durable\":",
+		    &durable) || durable != head ||
+		    !record_parts(p, (size_t)(nl - p), &c))
+			break;
+		for (k = 0, s = NULL; k < nprev; k++) {
+			if (k == loaded) {
+				if (!prev[k].compressed ||
+				    prev[k].seq >= prev[k - 1].seq)
+					break;
+				o[k].seg = &prev[k];
+				if (!older_load(&o[k]))
+					break;
+				loaded++;
+			}
+			s = copy_slot(o[k].t, o[k].cap, c.key, c.keylen);
+			if (s->key != NULL)
+				break;
+		}
+		if (s == NULL || s->key == NULL || !repeats(s, &c))
+			break;
+		*last = seq;
+		cut = (size_t)(nl + 1 - map);
+	}
+out:
+	for (k = 0; k < loaded; k++) {
+		free(o[k].t);
+		(void)munmap((void *)o[k].map, o[k].len);
+	}
+	return cut;
+}
+
 /* ---- compression ---- */
 
 /* Compresses len bytes of map into fd, a frame with its checksum. */
 static bool
-compress_to(const char *map, size_t len, int fd, const char *tmp)
+compress_to(const struct buf *head, const char *map, size_t from, size_t len,
+    int fd, const char *tmp)
 {
 	ZSTD_CCtx	*z;
-	ZSTD_inBuffer	 in = { map, 0, 0 };
+	ZSTD_inBuffer	 in = { map, from, from };
 	ZSTD_outBuffer	 o;
 	size_t		 cap = ZSTD_CStreamOutSize(), r, done;
 	size_t		 page = (size_t)sysconf(_SC_PAGESIZE);
@@ -437,13 +715,31 @@ compress_to(const char *map, size_t len, int fd, const char *tmp)
 	    ZSTD_c_checksumFlag, 1)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(z, ZSTD_c_windowLog,
 	    ARCHIVE_WINDOW_LOG)) ||
-	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(z, len)))
+	    ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(z, head->len + len -
+	    from)))
 		errx(EXIT_SYSTEM, "zstd: its parameters refused");
+	/* A header of our own first, when the copies are left out. */
+	if (head->len > 0) {
+		ZSTD_inBuffer h = { head->p, head->len, 0 };
+
+		do {
+			o = (ZSTD_outBuffer){ buf, cap, 0 };
+			r = ZSTD_compressStream2(z, &o, &h, ZSTD_e_continue);
+			if (ZSTD_isError(r)) {
+				warnx("%s: zstd: %s", tmp,
+				    ZSTD_getErrorName(r));
+				ok = false;
+			} else if (!write_all(fd, buf, o.pos)) {
+				warn("%s", tmp);
+				ok = false;
+			}
+		} while (ok && h.pos < h.size);
+	}
 	/*
 	 * A chunk at a time, the pages read let go after each: the
 	 * footprint is zstd's window, not the segment.
 	 */
-	do {
+	while (ok) {
 		in.size = len - in.pos > CHUNK ? in.pos + CHUNK : len;
 		o = (ZSTD_outBuffer){ buf, cap, 0 };
 		r = ZSTD_compressStream2(z, &o, &in, in.size == len ?
@@ -462,7 +758,9 @@ compress_to(const char *map, size_t len, int fd, const char *tmp)
 			done = (in.pos - window) & ~(page - 1);
 			(void)madvise((void *)map, done, MADV_DONTNEED);
 		}
-	} while (in.size < len || r != 0);
+		if (in.size == len && r == 0)
+			break;
+	}
 	free(buf);
 	ZSTD_freeCCtx(z);
 	return ok;
@@ -484,8 +782,12 @@ sync_dir(int dfd, const char *dir)
  */
 static int
 compress_one(const char *journal, const char *dir, int dfd,
-    const struct segment *s, const struct stat *live)
+    const struct segment *s, const struct segment *prev, size_t nprev,
+    struct segment *made, const struct stat *live)
 {
+	struct buf	 head = { 0 };
+	size_t		 cut;
+	uint64_t	 last;
 	struct stat	 sb, now;
 	char		*tmp = NULL, *name = NULL, from[STAMP_LEN + 1],
 			 to[STAMP_LEN + 1];
@@ -532,7 +834,10 @@ compress_one(const char *journal, const char *dir, int dfd,
 	}
 	if ((out = open_temporary(journal, "compress", &tmp)) == -1)
 		goto out;
-	if (!compress_to(map, (size_t)sb.st_size, out, tmp))
+	if ((cut = copies_end(map, (size_t)sb.st_size, prev, nprev,
+	    &last)) > 0)
+		log_header(&head, last);
+	if (!compress_to(&head, map, cut, (size_t)sb.st_size, out, tmp))
 		goto fail;
 	if (fsync(out) == -1) {
 		warn("%s", tmp);
@@ -556,6 +861,10 @@ compress_one(const char *journal, const char *dir, int dfd,
 		goto out;
 	}
 	done = sync_dir(dfd, dir) ? 1 : -1;
+	*made = *s;
+	made->compressed = true;
+	made->path = name;
+	name = NULL;
 	goto out;
 fail:
 	(void)unlink(tmp);
@@ -567,6 +876,7 @@ out:
 	(void)close(fd);
 	free(tmp);
 	free(name);
+	buf_free(&head);
 	return done;
 }
 
@@ -659,13 +969,57 @@ archive_keep_env(struct keep *k)
 	}
 }
 
+/* The compressed segments before the next, newest first, owned. */
+static void
+recent_push(struct segment *r, size_t *n, const struct segment *s)
+{
+	if (*n > 0 && r[0].seq == s->seq) {
+		free(r[0].path);
+		r[0] = *s;
+		return;
+	}
+	if (*n == LOOKBACK)
+		free(r[--*n].path);
+	memmove(r + 1, r, *n * sizeof(*r));
+	r[0] = *s;
+	++*n;
+}
+
+static void
+recent_clear(struct segment *r, size_t *n)
+{
+	while (*n > 0)
+		free(r[--*n].path);
+}
+
+/* The compressed segment of a seq, if there is one now. */
+static bool
+compressed_as(const char *journal, uint64_t seq, struct segment *out)
+{
+	struct segment	*v;
+	size_t		 n, i;
+	bool		 found = false;
+
+	if (!archive_list(journal, &v, &n))
+		return false;
+	for (i = 0; i < n && !found; i++)
+		if (v[i].seq == seq && v[i].compressed) {
+			*out = v[i];
+			if ((out->path = strdup(v[i].path)) == NULL)
+				err(EXIT_SYSTEM, "strdup");
+			found = true;
+		}
+	archive_list_free(v, n);
+	return found;
+}
+
 bool
 archive_maintain(const char *journal, int64_t now, const struct keep *k)
 {
 	char		*dir = parent_of(journal);
-	struct segment	*v;
+	struct segment	*v, recent[LOOKBACK], made;
 	struct stat	 live;
-	size_t		 n, i;
+	size_t		 n, i, nrecent = 0;
 	DIR		*d;
 	bool		 ok = true, have_live;
 	int		 r;
@@ -681,14 +1035,33 @@ archive_maintain(const char *journal, int64_t now, const struct keep *k)
 		free(dir);
 		return false;
 	}
+	/*
+	 * Oldest first: the segments before one are compressed, their bytes
+	 * final, before the copies they hold are left out of it.  A plain
+	 * one left plain (damaged, another's) ends the run: the next keeps
+	 * everything.
+	 */
 	for (i = 0; i < n; i++) {
-		if (v[i].compressed)
+		if (v[i].compressed) {
+			made = v[i];
+			if ((made.path = strdup(v[i].path)) == NULL)
+				err(EXIT_SYSTEM, "strdup");
+			recent_push(recent, &nrecent, &made);
 			continue;
+		}
 		/* A compressed one of the same seq: a cut before the unlink. */
-		if ((r = compress_one(journal, dir, dirfd(d), &v[i],
-		    have_live ? &live : NULL)) == -1)
+		made.path = NULL;
+		if ((r = compress_one(journal, dir, dirfd(d), &v[i], recent,
+		    nrecent, &made, have_live ? &live : NULL)) == -1)
 			ok = false;
+		/* Another compressor's (a child before us), done meanwhile. */
+		if (r == 1 || (r == 0 && compressed_as(journal, v[i].seq,
+		    &made)))
+			recent_push(recent, &nrecent, &made);
+		else
+			recent_clear(recent, &nrecent);
 	}
+	recent_clear(recent, &nrecent);
 	archive_list_free(v, n);
 	/* Listed again: the names and sizes compression gave. */
 	if (!archive_list(journal, &v, &n))

@@ -214,3 +214,60 @@ print("ok")'
 	run --separate-stderr arc-status --history --until 2026-08-26T01:16:00Z
 	[ "$status" -eq 0 ]
 }
+
+@test "a compaction's copies are left out of the next compressed segment: --history --json the same, every record still framed; rotation takes what only the older segment held" {
+	settle_at 2026-08-26T01:16:00Z a
+	apply <<<"$(created open)" >/dev/null
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 365d
+	settle_at 2026-08-28T00:00:00Z b
+	ARC_NOW=2026-08-29T00:00:00Z arc-apply --compact --retain 365d
+	settle_at 2026-08-30T00:00:00Z c
+	ARC_NOW=2026-08-31T00:00:00Z arc-status --history --json >"$BATS_TEST_TMPDIR/live"
+	[ "$(jq -r .key "$BATS_TEST_TMPDIR/live" | sort | tr '\n' ' ')" = "a b c open " ]
+	ARC_NOW=2026-08-31T00:00:00Z arc-apply --compact --retain 1h
+	[ "$(segments | wc -l)" -eq 3 ]
+	no_plain_segment
+	local s1 s2 s3
+	s1=$(ls "$ARC_JOURNAL".history.* | sed -n 1p)
+	s2=$(ls "$ARC_JOURNAL".history.* | sed -n 2p)
+	s3=$(ls "$ARC_JOURNAL".history.* | sed -n 3p)
+	# the second begins past the copies of a and open the first holds:
+	# its header names the last copy left out, its records follow on
+	local last1; last1=$(zstdcat "$s1" | tail -1 | jq .seq)
+	local head2; head2=$(zstdcat "$s2" | head -1 | jq .seq)
+	[ "$head2" -eq $((last1 + 2)) ]
+	[ "$(zstdcat "$s2" | sed -n 2p | jq .seq)" -eq $((head2 + 1)) ]
+	! zstdcat "$s2" | jq -r 'select(.durable == '"$last1"') | .index.key // empty' | grep -qx -e a -e open
+	# the third leaves out its copy of b (the second holds it), and of a
+	# and open too: the second left them out, the first holds them
+	local last2; last2=$(zstdcat "$s2" | tail -1 | jq .seq)
+	[ "$(zstdcat "$s3" | head -1 | jq .seq)" -eq $((last2 + 3)) ]
+	for s in "$s1" "$s2" "$s3"; do
+		zstdcat "$s" | jq -e . >/dev/null
+		zstdcat "$s" | /usr/bin/python3 -c 'import sys, crc32c
+for l in sys.stdin.buffer:
+    body, crc = l.rstrip(b"\n").rsplit(b",\"crc\":\"", 1)
+    assert int(crc[:8], 16) == crc32c.crc32c(body)'
+		# each reads alone, as a journal: every seq follows the one before
+		zstdcat "$s" | jq -s '[.[].seq] | . as $s | [range(1; length) | select($s[.] != $s[. - 1] + 1)] | length' | grep -qx 0
+	done
+	ARC_NOW=2026-08-31T00:00:00Z run --separate-stderr arc-status --history --since 400d --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -S . <<<"$output" | sort)" = "$(jq -S . "$BATS_TEST_TMPDIR/live" | sort)" ]
+	# a range that meets only the second still finds b there
+	ARC_NOW=2026-08-31T00:00:00Z run --separate-stderr arc-status --history --since 2026-08-27T12:00:00Z --until 2026-08-28T12:00:00Z --json
+	[ "$(jq -r .key <<<"$output")" = b ]
+	# the oldest gone by age: a and open, whose last change only it
+	# held, older than what is kept, go with it; b and c stay as they were
+	ARC_NOW=2026-09-28T00:00:00Z arc-apply --archive --keep-history 32d
+	[ "$(segments | wc -l)" -eq 2 ]
+	ARC_NOW=2026-09-28T00:00:00Z run --separate-stderr arc-status --history --since 400d --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -S . <<<"$output" | sort)" = "$(jq -S 'select(.key == "b" or .key == "c")' "$BATS_TEST_TMPDIR/live" | sort)" ]
+	# by size, the same, oldest first
+	ARC_NOW=2026-09-28T00:00:00Z arc-apply --archive --keep-history forever --keep-history-bytes "$(stat -c %s "$s3")"
+	[ "$(segments | wc -l)" -eq 1 ]
+	ARC_NOW=2026-09-28T00:00:00Z run --separate-stderr arc-status --history --since 400d --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -S . <<<"$output" | sort)" = "$(jq -S 'select(.key == "c")' "$BATS_TEST_TMPDIR/live" | sort)" ]
+}

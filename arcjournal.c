@@ -1361,8 +1361,9 @@ unlink_other_names(struct journal *j, const struct stat *sb)
 
 /*
  * The journal as it was stays beside the new one, a segment of history
- * named by its last seq: nothing compaction drops is lost, and each
- * segment is a journal jq and arc-apply --salvage read as they are.
+ * named by its last seq: nothing compaction drops is lost.  It is a
+ * journal jq and arc-apply --salvage read as it is until arcarchive.c
+ * compresses it (zstdcat then reads it; --salvage wants it decompressed).
  */
 static bool
 archive(struct journal *j, uint64_t last)

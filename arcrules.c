@@ -141,8 +141,8 @@ context_str(const struct event *ev, const char *name)
  * anything else is dropped, not refused: an extension's values are not
  * the contract's to judge.
  */
-static bool
-hint_ok(struct sv v, bool pane)
+bool
+rules_hint_ok(struct sv v, bool pane)
 {
 	size_t	i;
 
@@ -169,7 +169,7 @@ where_hint(struct arena *a, const struct event *ev)
 		return out;
 	pane = sv_json(json_get(x, "tmux_pane"));
 	sock = sv_json(json_get(x, "tmux_socket"));
-	if (!hint_ok(pane, true) || !hint_ok(sock, false))
+	if (!rules_hint_ok(pane, true) || !rules_hint_ok(sock, false))
 		return out;
 	buf_puts(&b, "{\"tmux_pane\":\"");
 	buf_put(&b, pane.p, pane.n);

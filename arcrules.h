@@ -48,6 +48,12 @@ enum dismissal { DISMISS_OK, DISMISS_NOT_FOUND, DISMISS_NOT_ACTIVE,
     DISMISS_PENDING };
 enum dismissal	 rules_dismiss(const struct current *, const char *clock,
 		    const char *now, const char *source, struct change *);
+/*
+ * Whether v is what tmux gives for the x-arc hint: a pane "%N" (pane) or
+ * an absolute socket path of at most 200 printable bytes, no quote,
+ * backslash or comma.
+ */
+bool		 rules_hint_ok(struct sv v, bool pane);
 /* The key a mirror line is about (null: none). */
 struct sv	 mirror_key(const struct jval *);
 /* A mirror line: another host's condition (or its removal), checked. */

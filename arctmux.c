@@ -18,28 +18,23 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcrules.h"
 #include "arctmux.h"
 
 extern char **environ;
 
 #define ARGS_MAX	16
 
+/* The hint checked again by the rules' own test (a record may be old). */
 static bool
 hint_ok(const struct jval *v, bool pane, char *out, size_t outlen)
 {
-	size_t	i;
+	struct sv	s = sv_json(v);
 
-	if (v == NULL || v->type != J_STRING || v->len < 2 ||
-	    v->len >= outlen || v->len > (pane ? 10 : 200) ||
-	    v->s[0] != (pane ? '%' : '/'))
+	if (!rules_hint_ok(s, pane) || s.n >= outlen)
 		return false;
-	for (i = 1; i < v->len; i++)
-		if (pane ? v->s[i] < '0' || v->s[i] > '9' : v->s[i] < 0x20 ||
-		    v->s[i] > 0x7e || v->s[i] == '"' || v->s[i] == '\\' ||
-		    v->s[i] == ',')
-			return false;
-	memcpy(out, v->s, v->len);
-	out[v->len] = '\0';
+	memcpy(out, s.p, s.n);
+	out[s.n] = '\0';
 	return true;
 }
 

@@ -103,6 +103,22 @@ string_or_null(struct buf *b, struct sv v)
 }
 
 /*
+ * The stored question that goes with a change: none when the change
+ * begins a new lifecycle under the key, whose notification the old
+ * question does not belong to.
+ */
+static const char *
+stored_question(const struct change *ch, const struct current *cur)
+{
+	if (!cur->has_q)
+		return NULL;
+	if (ch != NULL && ch->has_n &&
+	    !sv_same(ch->n.f[N_ID], cur->q.f[I_NOTIFICATION_ID]))
+		return NULL;
+	return cur->qtext;
+}
+
+/*
  * The condition's records as the off-device setting lets them leave
  * (arc-apply --off-device): a withheld question is null.
  */
@@ -111,6 +127,7 @@ records_off(struct buf *out, struct arena *a, const struct offdevice *off,
     const struct change *ch, const struct current *cur)
 {
 	struct rec	 n, q;
+	const char	*qtext;
 	bool		 has_n, has_q, goes;
 
 	if ((has_n = ch != NULL && ch->has_n))
@@ -121,8 +138,8 @@ records_off(struct buf *out, struct arena *a, const struct offdevice *off,
 	if ((has_q = ch != NULL && ch->has_q))
 		q = ch->q;
 	else
-		has_q = cur->qtext != NULL && rec_parse(a, cur->qtext, true,
-		    &q);
+		has_q = (qtext = stored_question(ch, cur)) != NULL &&
+		    rec_parse(a, qtext, true, &q);
 	goes = offdevice_apply(off, has_n ? &n : NULL, has_q ? &q : NULL);
 	buf_puts(out, "\"notification\":");
 	if (has_n)
@@ -170,7 +187,8 @@ result_line(struct buf *out, struct arena *a, uint64_t lineno,
 		if (ch != NULL && ch->has_q)
 			rec_write(out, &ch->q, true, true);
 		else
-			record_write_full(out, a, cur->qtext, true);
+			record_write_full(out, a, stored_question(ch, cur),
+			    true);
 	}
 	buf_puts(out, "}\n");
 }

@@ -96,6 +96,30 @@ T0=2026-08-26T01:16:00Z
 	[ "$(field .interaction.status)" = pending ]
 }
 
+@test "a new lifecycle without a question shows none, whatever the old one's end" {
+	local q
+	# answered, cancelled and expired questions; then a notice, or a
+	# permission condition asked without request.response
+	for end in answered cancelled expired; do
+		for next in information 'created k del(.request.response)'; do
+			rm -rf "$BATS_TEST_TMPDIR/state"
+			q=$(apply <<<"$(created k)")
+			case $end in
+			answered) apply <<<"$(answer k "$q" allow)" >/dev/null ;;
+			cancelled) apply <<<"$(resolved k)" >/dev/null ;;
+			expired) ARC_NOW=2026-08-26T03:00:00Z apply <<<"$(resolved k expired)" >/dev/null ;;
+			esac
+			if [ "$next" = information ]; then
+				run --separate-stderr apply <<<"$(information k)"
+			else
+				run --separate-stderr apply <<<"$(created k 'del(.request.response)')"
+			fi
+			[ "$(field .status)" = 201 ] || { echo "$end/$next: status $(field .status)"; return 1; }
+			[ "$(field .interaction)" = null ] || { echo "$end/$next: an interaction, $(field .interaction.status)"; return 1; }
+		done
+	done
+}
+
 @test "a new lifecycle with the same content gives the same digest but a new nonce" {
 	run --separate-stderr apply <<<"$(created deploy)"
 	local d n; d=$(field .interaction.digest) n=$(field .interaction.nonce)

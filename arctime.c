@@ -229,14 +229,27 @@ arc_now_advancing(void)
 	}
 }
 
-/* An instant some seconds after another, as RFC 3339 UTC. */
+/*
+ * An instant some seconds after another, as RFC 3339 UTC in whole
+ * seconds: a fraction of from rounds up, so that a deadline is never
+ * sooner than asked.
+ */
 bool
 rfc3339_after(const char *from, int64_t seconds, char *out, size_t n)
 {
 	struct arc_instant t;
+	size_t		 i;
 
-	if (!rfc3339_parse(from, strlen(from), &t) ||
-	    seconds > LAST_SECOND - t.seconds ||
+	if (!rfc3339_parse(from, strlen(from), &t))
+		return false;
+	for (i = 0; i < t.fraction_len; i++)
+		if (t.fraction[i] != '0') {
+			if (seconds == INT64_MAX)
+				return false;
+			seconds++;
+			break;
+		}
+	if (seconds > LAST_SECOND - t.seconds ||
 	    !format_utc(out, n, t.seconds + seconds, 0))
 		return false;
 	/* whole seconds: drop the ".000" */

@@ -24,6 +24,13 @@ load helper
 	[ "$(field '.request.response | [.kind, .expires_at] | join("|")')" = "single_choice|2026-09-01T00:00:00Z" ]
 }
 
+@test "--expires-in is never sooner than asked: a fraction of now rounds the deadline up" {
+	ARC_NOW=2026-08-26T01:15:00.032Z run --separate-stderr arc-emit --key q --kind question --message m --choice a:A --choice b:B --expires-in 1s
+	[ "$(field .request.response.expires_at)" = 2026-08-26T01:15:02Z ]
+	ARC_NOW=2026-08-26T01:15:00.000Z run --separate-stderr arc-emit --key q --kind question --message m --choice a:A --choice b:B --expires-in 1s
+	[ "$(field .request.response.expires_at)" = 2026-08-26T01:15:01Z ]
+}
+
 @test "--type updated and resolved, with --outcome" {
 	run --separate-stderr arc-emit --type updated --key deploy --kind permission --message "Still?"
 	[ "$(field .event_type)" = request.updated ]

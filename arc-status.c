@@ -401,7 +401,8 @@ static const char usage[] =
 "  --show key            one condition in full, its tag for arc-answer --seen\n"
 "  --history             who answered what, from where, and when\n"
 "  --since time          with --history: settled at or after time (an RFC\n"
-"                        3339 time, or a duration ago: 90s 10m 2h 1d 1w);\n"
+"                        3339 time, a date, or a duration ago: 90s 10m 2h\n"
+"                        1d 1w);\n"
 "                        the archive segments are read too\n"
 "  --until time          with --history: settled at or before time\n"
 "  --key key             with --history: that key's conditions only\n"
@@ -416,23 +417,6 @@ enum mode { M_BAR, M_FORMAT, M_LIST, M_SHOW, M_HISTORY };
 
 static const char *const mode_option[] = { "", "--format", "--list",
     "--show", "--history" };
-
-/* An RFC 3339 time, or a duration before now: in seconds. */
-static bool
-time_arg(const char *option, const char *arg, const char *now, int64_t *t)
-{
-	struct arc_instant	 in;
-	int64_t			 ms;
-
-	if (rfc3339_parse(arg, strlen(arg), &in)) {
-		*t = in.seconds;
-		return true;
-	}
-	if (!duration_arg(option, arg, &ms))
-		return false;
-	*t = instant_seconds(now) - ms / 1000;
-	return true;
-}
 
 int	status_main(int, char **);	/* arcmain.c calls it */
 

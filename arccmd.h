@@ -33,6 +33,9 @@ bool	common_option(int ch, const char *text, int *status);
 bool	duration_arg(const char *option, const char *, int64_t *ms);
 bool	count_arg(const char *option, const char *, long long min,
 	    long long max, long long *);
+/* An option's time: RFC 3339, a date alone, or a duration ago; seconds. */
+bool	time_arg(const char *option, const char *, const char *now,
+	    int64_t *seconds);
 
 /* The applier: arc-apply's machinery, which arc-answer shares. */
 struct applier {

@@ -403,6 +403,40 @@ duration_arg(const char *option, const char *arg, int64_t *ms)
 	return false;
 }
 
+/*
+ * An option's time: an RFC 3339 date-time, a full-date alone (its
+ * midnight UTC, as journalctl and git take a date), or a duration before
+ * now.  In seconds.
+ */
+bool
+time_arg(const char *option, const char *arg, const char *now, int64_t *t)
+{
+	struct arc_instant	 in;
+	struct buf		 b = { 0 };
+	char			 midnight[32];
+	int64_t			 ms;
+
+	if (rfc3339_parse(arg, strlen(arg), &in)) {
+		*t = in.seconds;
+		return true;
+	}
+	if (strlen(arg) == 10 && snprintf(midnight, sizeof(midnight),
+	    "%sT00:00:00Z", arg) < (int)sizeof(midnight) &&
+	    rfc3339_parse(midnight, strlen(midnight), &in)) {
+		*t = in.seconds;
+		return true;
+	}
+	if ((ms = parse_duration_ms(arg)) >= 0) {
+		*t = instant_seconds(now) - ms / 1000;
+		return true;
+	}
+	warnx("%s %s: neither a time (2026-05-01, 2026-05-01T09:00:00Z) nor "
+	    "a duration ago (90s, 10m, 2h, 1d, 1w, 1h30m)", option,
+	    safe(&b, arg));
+	buf_free(&b);
+	return false;
+}
+
 bool
 count_arg(const char *option, const char *arg, long long min, long long max,
     long long *n)

@@ -78,6 +78,11 @@ print("ok")'
 	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 2026-08-26T00:00:00Z --until 2026-08-26T23:59:59Z
 	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/words")" ]
 	[[ "$output" == *"deploy  answered Allow (allow)"* ]]
+	# a date alone is its midnight UTC, as journalctl and git take one
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 2026-08-26 --until 2026-08-27
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/words")" ]
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 2026-08-27
+	[ -z "$output" ]
 	# a range that misses it, a key, an agent
 	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 30d
 	[ "$status" -eq 0 ]
@@ -197,7 +202,7 @@ print("ok")'
 	[ "$(stat -c %i "$ARC_JOURNAL")" = "$(stat -c %i "$ARC_JOURNAL.history.000000000099")" ]
 }
 
-@test "a compressor's stale temporary is removed; --since and --until take RFC 3339 times or durations, and go with --history only" {
+@test "a compressor's stale temporary is removed; --since and --until take RFC 3339 times, dates or durations, and go with --history only" {
 	printf 'x\n' >"$BATS_TEST_TMPDIR/x"
 	mkdir -p "${ARC_JOURNAL%/*}"
 	cp "$BATS_TEST_TMPDIR/x" "$ARC_JOURNAL.compress.999999999"
@@ -208,6 +213,8 @@ print("ok")'
 	rm "$ARC_JOURNAL.compress.$$"
 	run --separate-stderr arc-status --history --since yesterday
 	[ "$status" -eq 2 ]
+	# the refusal names both forms a time can take
+	[ "${stderr_lines[0]}" = "arc-status: --since yesterday: neither a time (2026-05-01, 2026-05-01T09:00:00Z) nor a duration ago (90s, 10m, 2h, 1d, 1w, 1h30m)" ]
 	run --separate-stderr arc-status --since 1d
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"go with --history"* ]]

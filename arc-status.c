@@ -543,7 +543,7 @@ status_main(int argc, char **argv)
 	}
 	if (follow)
 		return status_follow(journal, off_device ? &off : NULL);
-	if (!read_journal(&j, journal)) {
+	if (!read_journal(&j, journal, mode == M_HISTORY)) {
 		/* A status bar shows the failure rather than going blank. */
 		if ((mode == M_BAR && !json) || mode == M_FORMAT) {
 			buf_puts(&out, UNREADABLE_MARK);

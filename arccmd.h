@@ -75,7 +75,7 @@ struct question {
 	struct rec	 q;
 	char		*text;	/* the interaction record, journal form */
 };
-bool	read_journal(struct journal *, const char *option);
+bool	read_journal(struct journal *, const char *option, bool past);
 void	find_question(struct journal *, struct arena *, const char *key,
 	    struct question *);
 void	print_interaction(struct arena *, const char *text);

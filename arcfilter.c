@@ -302,12 +302,19 @@ applier_close(struct applier *ap)
 	buf_free(&ap->out);
 }
 
-/* Reads the journal as it is now, under a shared lock. */
+/*
+ * Reads the journal as it is now, under a shared lock; past: every
+ * lifecycle in it (journal_keep_past).
+ */
 bool
-read_journal(struct journal *j, const char *option)
+read_journal(struct journal *j, const char *option, bool past)
 {
 	char	*path = journal_default_path(option);
-	bool	 ok = journal_open(j, path, false) && journal_lock(j, false);
+	bool	 ok = journal_open(j, path, false);
+
+	if (ok && past)
+		journal_keep_past(j);
+	ok = ok && journal_lock(j, false);
 
 	free(path);
 	journal_unlock(j);

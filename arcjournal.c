@@ -371,6 +371,7 @@ journal_read_fd(struct journal *j, const char *name, int fd)
 		err(EXIT_SYSTEM, "strdup");
 	j->fd = fd;
 	j->st = state_new(true);
+	journal_keep_past(j);	/* only history reads a segment */
 	j->retain = RETAIN_DEFAULT;
 	j->window = WINDOW_DEFAULT;
 	j->floor = j->checkpoint_floor = UINT64_MAX;
@@ -390,6 +391,13 @@ journal_read_fd(struct journal *j, const char *name, int fd)
 	j->dev = sb.st_dev;
 	j->ino = sb.st_ino;
 	return catch_up(j);
+}
+
+void
+journal_keep_past(struct journal *j)
+{
+	j->past = true;
+	state_keep_past(j->st);
 }
 
 void
@@ -878,7 +886,7 @@ catch_up(struct journal *j)
 		return false;
 	}
 	size = (uint64_t)sb.st_size;
-	if (j->offset == 0 && !load_checkpoint(j, size))
+	if (j->offset == 0 && (j->past || !load_checkpoint(j, size)))
 		state_reserve(j->st, 0, (size_t)(size / 1024));
 	records = j->records;
 	if (sigsetjmp(bus_jump, 1) != 0)

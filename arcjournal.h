@@ -40,6 +40,7 @@ struct journal {
 	int		 version;	/* of the header; 0: an empty file */
 	uint64_t	 first_seq;	/* the header's: records before this file */
 	bool		 salvage;	/* skip damaged records, do not refuse */
+	bool		 past;		/* history's: every lifecycle, no checkpoint */
 	bool		 warned_tail;
 	bool		 swept;		/* stale temporary files removed */
 	/* Automatic compaction: when, and what it keeps. */
@@ -71,6 +72,11 @@ bool	 journal_open(struct journal *, const char *path, bool writable);
 /* A segment of history (its plain bytes in fd), read as a reader reads. */
 bool	 journal_read_fd(struct journal *, const char *name, int fd);
 void	 journal_close(struct journal *);
+/*
+ * Before the first read: keep every lifecycle the file holds, not only
+ * the latest under each key (arc-status --history), replaying it whole.
+ */
+void	 journal_keep_past(struct journal *);
 bool	 journal_lock(struct journal *, bool exclusive);
 void	 journal_unlock(struct journal *);
 /* Whether there is a journal at path (a reader's "nothing yet"). */

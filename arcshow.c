@@ -319,61 +319,74 @@ wanted(const struct history_opts *o, const struct view *v, int64_t when)
 	return !o->range || (when >= o->since && when <= o->until);
 }
 
-/* The settled conditions of one journal (or segment) into h. */
+/* One lifecycle into h, if it is settled and wanted. */
+static void
+history_add(struct history *h, struct journal *j, const struct condition *c,
+    size_t rank, struct buf *b)
+{
+	struct settled		*it;
+	struct view		 v;
+	size_t			 klen;
+	int64_t			 when;
+
+	if (c->notification.len == 0)
+		return;
+	arena_reset(&h->arena);
+	view_of(j, &h->arena, c, h->now, &v);
+	if ((v.when = settled_at(&h->arena, &v)) == NULL)
+		return;
+	when = instant_seconds(v.when);
+	if (!wanted(h->o, &v, when))
+		return;
+	b->len = 0;
+	if (h->o->json) {
+		buf_puts(b, "{\"settled_at\":");
+		buf_json_cstr(b, v.when);
+		buf_putc(b, ',');
+		print_records(b, &h->arena, &v);
+		buf_puts(b, "}\n");
+	} else {
+		history_plain(b, &h->arena, &v);
+	}
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 32;
+		if ((h->v = reallocarray(h->v, h->cap, sizeof(*h->v))) == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	it = &h->v[h->n++];
+	klen = strlen(c->key);
+	if (v.n.f[N_ID].n > SIZE_MAX - klen - 2)
+		errx(EXIT_SYSTEM, "a notification id too long");
+	it->id_len = klen + 1 + v.n.f[N_ID].n;
+	if ((it->id = malloc(it->id_len + 1)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	memcpy(it->id, c->key, klen + 1);
+	if (v.n.f[N_ID].n > 0)
+		memcpy(it->id + klen + 1, v.n.f[N_ID].p, v.n.f[N_ID].n);
+	it->id[it->id_len] = '\0';
+	it->rank = rank;
+	it->when = xstrndup(v.when, strlen(v.when));
+	it->when_s = when;
+	it->key = xstrndup(c->key, strlen(c->key));
+	it->text = xstrndup(b->p, b->len);
+}
+
+/*
+ * The settled conditions of one journal (or segment) into h: the
+ * lifecycles newer ones replaced (journal_keep_past), then the latest
+ * under each key.
+ */
 static void
 history_of(struct history *h, struct journal *j, size_t rank)
 {
 	const struct condition	*c;
-	struct settled		*it;
-	struct view		 v;
 	struct buf		 b = { 0 };
-	size_t			 i, klen;
-	int64_t			 when;
+	size_t			 i;
 
-	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i)) {
-		if (c->notification.len == 0)
-			continue;
-		arena_reset(&h->arena);
-		view_of(j, &h->arena, c, h->now, &v);
-		if ((v.when = settled_at(&h->arena, &v)) == NULL)
-			continue;
-		when = instant_seconds(v.when);
-		if (!wanted(h->o, &v, when))
-			continue;
-		b.len = 0;
-		if (h->o->json) {
-			buf_puts(&b, "{\"settled_at\":");
-			buf_json_cstr(&b, v.when);
-			buf_putc(&b, ',');
-			print_records(&b, &h->arena, &v);
-			buf_puts(&b, "}\n");
-		} else {
-			history_plain(&b, &h->arena, &v);
-		}
-		if (h->n == h->cap) {
-			h->cap = h->cap ? h->cap * 2 : 32;
-			if ((h->v = reallocarray(h->v, h->cap,
-			    sizeof(*h->v))) == NULL)
-				err(EXIT_SYSTEM, "reallocarray");
-		}
-		it = &h->v[h->n++];
-		klen = strlen(c->key);
-		if (v.n.f[N_ID].n > SIZE_MAX - klen - 2)
-			errx(EXIT_SYSTEM, "a notification id too long");
-		it->id_len = klen + 1 + v.n.f[N_ID].n;
-		if ((it->id = malloc(it->id_len + 1)) == NULL)
-			err(EXIT_SYSTEM, "malloc");
-		memcpy(it->id, c->key, klen + 1);
-		if (v.n.f[N_ID].n > 0)
-			memcpy(it->id + klen + 1, v.n.f[N_ID].p,
-			    v.n.f[N_ID].n);
-		it->id[it->id_len] = '\0';
-		it->rank = rank;
-		it->when = xstrndup(v.when, strlen(v.when));
-		it->when_s = when;
-		it->key = xstrndup(c->key, strlen(c->key));
-		it->text = xstrndup(b.p, b.len);
-	}
+	for (i = 0; (c = state_past(j->st, i)) != NULL; i++)
+		history_add(h, j, c, rank, &b);
+	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i))
+		history_add(h, j, c, rank, &b);
 	buf_free(&b);
 }
 

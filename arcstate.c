@@ -48,6 +48,10 @@ struct state {
 	size_t			  seen_cap, seen_count;
 	bool			  readers_only;	/* no idempotency index */
 	uint64_t		  span_bytes;	/* of the current records */
+	/* History's: the lifecycles a newer one under their key replaced. */
+	bool			  keep_past;
+	struct condition	**past;
+	size_t			  past_count, past_cap;
 };
 
 
@@ -89,6 +93,12 @@ state_free(struct state *st)
 			free(st->slots[i].c->dismissed);
 			free(st->slots[i].c->route);
 		}
+	for (i = 0; i < st->past_count; i++) {
+		free(st->past[i]->expires_at);
+		free(st->past[i]->dismissed);
+		free(st->past[i]->route);
+	}
+	free(st->past);
 	arena_free(&st->pool);
 	free(st->slots);
 	free(st->seen);
@@ -293,6 +303,43 @@ same_lifecycle(const struct condition *c, struct sv id)
 	    memcmp(c->notification_id, id.p, id.n) == 0;
 }
 
+void
+state_keep_past(struct state *st)
+{
+	st->keep_past = true;
+}
+
+/*
+ * A lifecycle about to be replaced by a newer one under its key, kept
+ * as it last was: its records stay where they are in the file.
+ */
+static void
+keep_past(struct state *st, const struct condition *c)
+{
+	struct condition *p;
+
+	if (st->past_count == st->past_cap) {
+		st->past_cap = st->past_cap ? st->past_cap * 2 : 16;
+		if ((st->past = reallocarray(st->past, st->past_cap,
+		    sizeof(*st->past))) == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	p = arena_alloc(&st->pool, sizeof(*p));
+	*p = *c;	/* the key is the pool's, as long-lived */
+	p->expires_at = c->expires_at ? xstrndup(c->expires_at,
+	    strlen(c->expires_at)) : NULL;
+	p->dismissed = c->dismissed ? xstrndup(c->dismissed,
+	    strlen(c->dismissed)) : NULL;
+	p->route = c->route ? xstrndup(c->route, strlen(c->route)) : NULL;
+	st->past[st->past_count++] = p;
+}
+
+struct condition *
+state_past(struct state *st, size_t i)
+{
+	return i < st->past_count ? st->past[i] : NULL;
+}
+
 enum qstatus
 condition_qstatus(const struct condition *c, const char *now)
 {
@@ -391,8 +438,11 @@ state_put(struct state *st, const struct stored *s)
 		seen_add(st, s->ident, s->hash, s->at);
 	if (s->ix.nlen > 0) {
 		c = lookup_or_add(st, s->ix.key);
-		if (!same_lifecycle(c, s->ix.notification_id))
+		if (!same_lifecycle(c, s->ix.notification_id)) {
+			if (st->keep_past)
+				keep_past(st, c);
 			store_interaction(st, c, NULL, no_span);
+		}
 		store_notification(st, c, &s->ix, s->n);
 		c->changed = s->changed;
 		set_dismissed(c, s->dismissed);

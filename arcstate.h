@@ -76,6 +76,13 @@ bool		 state_put(struct state *, const struct stored *);
 
 struct condition *state_lookup(struct state *, const char *key);
 struct condition *state_find(struct state *, struct sv key);
+/*
+ * History's: keep each lifecycle that a newer one under its key
+ * replaces; state_past() gives them in the order they were replaced
+ * (NULL past the last).
+ */
+void		 state_keep_past(struct state *);
+struct condition *state_past(struct state *, size_t);
 /* Every condition, as signify walks ohash_first/ohash_next. */
 struct condition *state_first(struct state *, size_t *at);
 struct condition *state_next(struct state *, size_t *at);

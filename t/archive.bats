@@ -95,6 +95,30 @@ print("ok")'
 	[ "${#lines[@]}" -eq 2 ]
 }
 
+@test "--history lists every settled condition, each lifecycle of a key used again too, oldest first, before and after compaction" {
+	local q
+	for c in allow:1 deny:3; do
+		q=$(ARC_NOW=2026-08-26T01:1${c#*:}:00Z apply <<<"$(created k)")
+		ARC_NOW=2026-08-26T01:1${c#*:}:00Z apply <<<"$(answer k "$q" ${c%:*})" >/dev/null
+		ARC_NOW=2026-08-26T01:1$((${c#*:} + 1)):00Z apply <<<"$(information other)" >/dev/null
+		ARC_NOW=2026-08-26T01:1$((${c#*:} + 1)):30Z apply <<<"$(resolved other)" >/dev/null
+	done
+	ARC_NOW=2026-08-27T00:00:00Z run --separate-stderr arc-status --history --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.key, (.interaction.response.choice_id // .notification.outcome // "-")] | join(":")' <<<"$output" | tr '\n' ' ')" = "k:allow other:- k:deny other:- " ]
+	ARC_NOW=2026-08-27T00:00:00Z run --separate-stderr arc-status --history --key k
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *"answered Allow (allow)"* ]]
+	[[ "${lines[1]}" == *"answered Deny (deny)"* ]]
+	# weeks later, from the compressed segment
+	ARC_NOW=2026-10-20T00:00:00Z arc-apply --compact
+	ARC_NOW=2026-10-20T00:00:00Z run --separate-stderr arc-status --history --since 60d --key k
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[0]}" == *"answered Allow (allow)"* ]]
+	[[ "${lines[1]}" == *"answered Deny (deny)"* ]]
+}
+
 @test "--history: a range reads only the segments that meet it" {
 	settle_at 2026-08-26T01:16:00Z a
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h

@@ -15,7 +15,7 @@ COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-ac
 NOTIFY_OBJS = arc-notify.o arcnotifyconf.o
 NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
-	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o \
+	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o \
 	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
 	   arcstate.o \
@@ -24,7 +24,7 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h arcacpmsg.h arcnotifyconf.h arcoffdevice.h arctmux.h
+	   arcmirror.h arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arctmux.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
@@ -155,7 +155,8 @@ check-sanitize: deps-sanitize test-helpers
 
 # libFuzzer targets, each run FUZZ_SECONDS from a corpus seeded with t/.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint fuzz_replay
+FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint fuzz_replay \
+	       fuzz_acpmsg
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all
 fuzz-build: deps-fuzz

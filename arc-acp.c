@@ -47,6 +47,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -59,6 +60,7 @@
 
 #include "arc.h"
 #include "arcacpmsg.h"
+#include "arcacpscan.h"
 
 int	acp_main(int, char **);
 
@@ -66,7 +68,7 @@ extern char **environ;
 
 #define IBUF_SIZE	(256 * 1024)	/* one read */
 #define MSG_MAX		(1024 * 1024)	/* the one message acted on */
-#define ID_MAX		256	/* a JSON-RPC id, as text */
+#define ID_MAX		ACP_ID_MAX	/* a JSON-RPC id, as text */
 #define QUESTIONS_MAX	32	/* open at once; more stay with the editor */
 #define DROPS_MAX	64	/* late replies still to drop */
 #define PENDING_MAX	16	/* editor requests whose replies we read */
@@ -77,232 +79,7 @@ extern char **environ;
 static const char usage_text[] =
     "usage: arc-acp [-j journal] [-t duration] [--] agent [arg ...]\n";
 
-/* ---- the top-level scanner ---- */
-
-enum scan_ev { SC_MORE, SC_ID, SC_METHOD, SC_RESPONSE, SC_END, SC_BAD };
-enum scan_st { ST_OPEN, ST_NAME, ST_INNAME, ST_COLON, ST_VALUE, ST_STRING,
-	ST_NESTED, ST_SCALAR, ST_NEXT, ST_DONE };
-enum scan_key { K_OTHER, K_ID, K_METHOD, K_RESULT };
-
-struct scan {
-	enum scan_st	 st;
-	enum scan_key	 key;
-	int		 depth;	/* inside a nested value */
-	bool		 str, esc;	/* inside a string, after a backslash */
-	bool		 nested_str;
-	char		 name[8];
-	size_t		 namelen;
-	bool		 nameodd;	/* long or escaped: no name we read */
-	char		 val[ID_MAX];
-	size_t		 vallen;
-	bool		 vallong;
-};
-
 #define RPC_PREFIX	"{\"jsonrpc\":\"2.0\","
-
-static bool
-json_ws(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static void
-capture(struct scan *s, unsigned char c)
-{
-	if (s->key != K_ID && s->key != K_METHOD)
-		return;
-	if (s->vallen < sizeof(s->val))
-		s->val[s->vallen++] = (char)c;
-	else
-		s->vallong = true;
-}
-
-static enum scan_ev
-value_done(struct scan *s)
-{
-	enum scan_key k = s->key;
-
-	s->st = ST_NEXT;
-	s->key = K_OTHER;
-	if (s->vallong)
-		return SC_MORE;
-	if (k == K_ID)
-		return SC_ID;
-	if (k == K_METHOD && s->vallen >= 2 && s->val[0] == '"')
-		return SC_METHOD;
-	return SC_MORE;
-}
-
-/*
- * Feeds bytes until one tells something: returns how many were consumed
- * and, in *ev, what was seen (SC_MORE: nothing yet, all consumed).
- */
-static size_t
-scan_feed(struct scan *s, const char *p, size_t n, enum scan_ev *ev)
-{
-	size_t i;
-
-	*ev = SC_MORE;
-	/* What nearly every message starts with, in one step. */
-	if (s->st == ST_OPEN && n >= sizeof(RPC_PREFIX) - 1 &&
-	    memcmp(p, RPC_PREFIX, sizeof(RPC_PREFIX) - 1) == 0) {
-		s->st = ST_NAME;
-		return sizeof(RPC_PREFIX) - 1;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		switch (s->st) {
-		case ST_OPEN:
-			if (json_ws(c))
-				break;
-			if (c != '{') {
-				*ev = SC_BAD;
-				return i + 1;
-			}
-			s->st = ST_NAME;
-			break;
-		case ST_NAME:
-			if (json_ws(c))
-				break;
-			if (c == '}') {
-				s->st = ST_DONE;
-				*ev = SC_END;
-				return i + 1;
-			}
-			if (c != '"') {
-				*ev = SC_BAD;
-				return i + 1;
-			}
-			s->st = ST_INNAME;
-			s->namelen = 0;
-			s->nameodd = false;
-			break;
-		case ST_INNAME:
-			if (c == '"') {
-				s->st = ST_COLON;
-				break;
-			}
-			if (c == '\\' || s->namelen == sizeof(s->name))
-				s->nameodd = true;
-			else
-				s->name[s->namelen++] = (char)c;
-			if (c == '\\') {
-				*ev = SC_BAD;	/* an escaped name: not read */
-				return i + 1;
-			}
-			break;
-		case ST_COLON:
-			if (json_ws(c))
-				break;
-			if (c != ':') {
-				*ev = SC_BAD;
-				return i + 1;
-			}
-			s->st = ST_VALUE;
-			s->key = K_OTHER;
-			s->vallen = 0;
-			s->vallong = false;
-			if (!s->nameodd) {
-				if (s->namelen == 2 && memcmp(s->name, "id", 2) == 0)
-					s->key = K_ID;
-				else if (s->namelen == 6 &&
-				    memcmp(s->name, "method", 6) == 0)
-					s->key = K_METHOD;
-				else if ((s->namelen == 6 &&
-				    memcmp(s->name, "result", 6) == 0) ||
-				    (s->namelen == 5 &&
-				    memcmp(s->name, "error", 5) == 0)) {
-					s->key = K_RESULT;
-					*ev = SC_RESPONSE;
-					return i + 1;
-				}
-			}
-			break;
-		case ST_VALUE:
-			if (json_ws(c))
-				break;
-			if (s->key == K_RESULT)
-				s->key = K_OTHER;
-			if (c == '"') {
-				s->st = ST_STRING;
-				s->esc = false;
-				capture(s, c);
-			} else if (c == '{' || c == '[') {
-				if (s->key == K_ID)
-					s->key = K_OTHER;	/* not an id */
-				s->st = ST_NESTED;
-				s->depth = 1;
-				s->nested_str = false;
-				s->esc = false;
-			} else if (c == ',' || c == '}' || c == ':' ||
-			    c == ']') {
-				*ev = SC_BAD;
-				return i + 1;
-			} else {
-				s->st = ST_SCALAR;
-				capture(s, c);
-			}
-			break;
-		case ST_STRING:
-			capture(s, c);
-			if (s->esc)
-				s->esc = false;
-			else if (c == '\\')
-				s->esc = true;
-			else if (c == '"') {
-				*ev = value_done(s);
-				if (*ev != SC_MORE)
-					return i + 1;
-			}
-			break;
-		case ST_NESTED:
-			if (s->nested_str) {
-				if (s->esc)
-					s->esc = false;
-				else if (c == '\\')
-					s->esc = true;
-				else if (c == '"')
-					s->nested_str = false;
-			} else if (c == '"') {
-				s->nested_str = true;
-			} else if (c == '{' || c == '[') {
-				s->depth++;
-			} else if (c == '}' || c == ']') {
-				if (--s->depth == 0)
-					(void)value_done(s);
-			}
-			break;
-		case ST_SCALAR:
-			if (json_ws(c) || c == ',' || c == '}') {
-				*ev = value_done(s);
-				if (*ev != SC_MORE)
-					return i;	/* the delimiter is next */
-				i--;	/* read it as ST_NEXT */
-				break;
-			}
-			capture(s, c);
-			break;
-		case ST_NEXT:
-			if (json_ws(c))
-				break;
-			if (c == ',') {
-				s->st = ST_NAME;
-			} else if (c == '}') {
-				s->st = ST_DONE;
-				*ev = SC_END;
-				return i + 1;
-			} else {
-				*ev = SC_BAD;
-				return i + 1;
-			}
-			break;
-		case ST_DONE:
-			return n;
-		}
-	}
-	return n;
-}
 
 /* ---- state ---- */
 
@@ -327,11 +104,13 @@ struct dir {
 	bool		 scanning;
 	bool		 toolong;
 	struct buf	 msg;
-	struct scan	 sc;
-	char		 id[ID_MAX];
+	struct acp_scan	 sc;
+	char		 id[ID_MAX];	/* its first id, as written */
 	size_t		 idlen;
 	bool		 has_id, has_method, response, interesting;
-	char		 method[40];
+	const char	*ours;	/* a method member names one acted on */
+	char		 method[40];	/* its first method, unescaped */
+	bool		 blocked;	/* e2a: a reply waits for the journal */
 };
 
 enum q_state { Q_FREE, Q_OPENING, Q_WAITING };
@@ -342,8 +121,9 @@ struct question {
 	bool		 withdrawn;
 	char		 id[ID_MAX];	/* raw, as the agent wrote it */
 	size_t		 idlen;
-	char		 cid[ID_MAX];	/* canonical (RFC 8785) */
+	char		 cid[ID_MAX];	/* by value: canon_id() */
 	size_t		 cidlen;
+	bool		 deciding;	/* the editor replied: the journal decides */
 	struct buf	 session;	/* the ACP sessionId, decoded */
 	char		 key[101];
 	char		 interaction[128];
@@ -355,7 +135,7 @@ struct question {
 	bool		 wtoolong;
 };
 
-enum op_kind { OP_OPEN, OP_RESOLVE };
+enum op_kind { OP_OPEN, OP_RESOLVE, OP_DECIDE };
 struct op {
 	enum op_kind	 kind;
 	int		 slot;
@@ -416,6 +196,13 @@ static struct proxy {
 	struct arena	 idarena;	/* ids */
 	struct buf	 idtmp;
 	bool		 warned_full, warned_apply;
+	/* the editor's reply to a question, held until the journal decides */
+	struct {
+		bool		 active;
+		int		 slot;
+		unsigned	 gen;
+		struct buf	 reply;	/* the whole message and its newline */
+	} decide;
 	int		 sigpipe[2];
 	int		 stdin_flags, stdout_flags;
 } px;
@@ -559,20 +346,57 @@ spawn(const char *path, char *const argv[], int in, int out, bool search)
 	return pid;
 }
 
-/* The canonical form of a JSON-RPC id (a string, a number or null). */
+/*
+ * A number as JSON-RPC peers read it: a double (JavaScript's, and what
+ * Python's 5.0 == 5 compares), -0 as 0.  False when it is none.
+ */
+static bool
+id_number(const struct jval *v, double *d)
+{
+	char	 num[ID_MAX], *end;
+
+	if (v->type != J_NUMBER || v->len >= sizeof(num))
+		return false;
+	memcpy(num, v->s, v->len);
+	num[v->len] = '\0';
+	errno = 0;
+	*d = strtod(num, &end);
+	if (*end != '\0' || !isfinite(*d))
+		return false;
+	if (*d == 0)
+		*d = 0;	/* -0 */
+	return true;
+}
+
+/*
+ * A JSON-RPC id by its value, as text: a string as its RFC 8785 form (in
+ * quotes), a number as the double it is (5, 5.0 and 5e0 are one id; never
+ * a string), null as null.  False for anything else.
+ */
 static bool
 canon_id(const char *raw, size_t n, char out[ID_MAX], size_t *outlen)
 {
 	struct jparse_error	 je;
 	struct jval		*v;
+	double			 d;
+	int			 w;
 
 	arena_reset(&px.idarena);
 	v = json_parse(&px.idarena, raw, n, &je);
-	if (v == NULL || (v->type != J_STRING && v->type != J_NUMBER &&
-	    v->type != J_NULL))
+	if (v == NULL)
 		return false;
 	px.idtmp.len = 0;
-	canonical_value(&px.idtmp, v);
+	if (v->type == J_STRING || v->type == J_NULL) {
+		canonical_value(&px.idtmp, v);
+	} else if (id_number(v, &d)) {
+		w = snprintf(out, ID_MAX, "%.17g", d);
+		if (w < 0 || w >= ID_MAX)
+			return false;
+		*outlen = (size_t)w;
+		return true;
+	} else {
+		return false;
+	}
 	if (px.idtmp.len >= ID_MAX)
 		return false;
 	memcpy(out, px.idtmp.p, px.idtmp.len);
@@ -833,8 +657,8 @@ withdraw(struct question *q, const char *outcome)
 {
 	struct buf e = { 0 };
 
-	if (q->state == Q_FREE || q->withdrawn)
-		return;
+	if (q->state == Q_FREE || q->withdrawn || q->deciding)
+		return;	/* a deciding one: its withdrawal is on the way */
 	wait_stop(q);
 	q->withdrawn = true;
 	px.nracing--;
@@ -1037,6 +861,8 @@ wait_read(struct question *q)
 	answered(q);
 }
 
+static void decided(const struct op *, const char *, size_t);
+
 /* One result line of arc-apply, for the oldest event it was sent. */
 static void
 apply_result(const char *line, size_t len)
@@ -1054,6 +880,10 @@ apply_result(const char *line, size_t len)
 	px.op_head = (px.op_head + 1) % (sizeof(px.ops) / sizeof(px.ops[0]));
 	px.op_n--;
 	q = &px.q[op.slot];
+	if (op.kind == OP_DECIDE) {
+		decided(&op, line, len);
+		return;
+	}
 	if (op.kind != OP_OPEN || q->gen != op.gen || q->state != Q_OPENING)
 		return;
 	if (q->withdrawn) {	/* its withdrawal is on the way */
@@ -1087,6 +917,10 @@ apply_result(const char *line, size_t len)
 	q->interaction[id->len] = '\0';
 	memcpy(q->digest, dg->s, 64);
 	q->digest[64] = '\0';
+	if (q->deciding) {
+		q->state = Q_WAITING;	/* the editor replied: no arc-wait */
+		return;
+	}
 	wait_start(q);
 }
 
@@ -1202,7 +1036,39 @@ key_part(struct buf *k, const char *s, size_t n, size_t max)
 	buf_put(k, h, 16);
 }
 
+/*
+ * The id's part of a key: a number as its value (5.0 is 5), a string as
+ * its text when that is short, plain and cannot be read as a number, else
+ * a hash of the id's canonical form, which is quoted for a string: a
+ * number and a string never share a part.
+ */
+static void
+id_part(struct buf *k, const struct jval *id, const char *cid, size_t n)
+{
+	char h[ARC_HEX_DIGEST];
+
+	if (id->type == J_STRING ? plain(id->s, id->len, 16) &&
+	    id->s[0] != '-' && !(id->s[0] >= '0' && id->s[0] <= '9') :
+	    plain(cid, n, 16)) {
+		buf_put(k, id->type == J_STRING ? id->s : cid,
+		    id->type == J_STRING ? id->len : n);
+		return;
+	}
+	sha256_hex(cid, n, h);
+	buf_put(k, h, 16);
+}
+
 /* ---- acting on what the agent sends ---- */
+
+/* A request of the agent's that arc does not ask, and why (no text of it). */
+static void
+left(const char *method, const char *why)
+{
+	if (strcmp(method, "$/cancel_request") == 0)
+		warnx("the agent's $/cancel_request is not acted on: %s", why);
+	else
+		warnx("a %s request stays with the editor: %s", method, why);
+}
 
 static struct session *
 session_find(const char *id, size_t n)
@@ -1263,23 +1129,45 @@ ask(const struct jval *msg, bool permission)
 	bool			 ok;
 	struct acp_ask		 a;
 
+	const char		*what = permission ?
+				    "session/request_permission" :
+				    "elicitation/create";
+	double			 num;
+
 	if (id == NULL || id->rawlen >= ID_MAX ||
-	    !canon_id(id->raw, id->rawlen, cid, &cidlen))
-		return;
-	if (q_find(cid, cidlen) != NULL || drop_take(cid, cidlen, false)) {
-		warnx("a request reuses the id of one still in a race; the "
-		    "editor decides it");
+	    !canon_id(id->raw, id->rawlen, cid, &cidlen)) {
+		left(what, "its id is not one arc-acp reads");
 		return;
 	}
-	if (px.apply_dead || px.apply_closing)
+	if (id->type != J_STRING && !(id_number(id, &num) &&
+	    num == floor(num) && fabs(num) <= 9007199254740991.0)) {
+		left(what, "its id is neither a string nor a whole number "
+		    "that peers read alike");
 		return;
+	}
+	if (acp_duplicated(msg)) {
+		left(what, "a member is given twice in it");
+		return;
+	}
+	if (q_find(cid, cidlen) != NULL) {
+		left(what, "it reuses the id of a request still open");
+		return;
+	}
+	/* The agent took arc's answer to the old one: its id is free again. */
+	(void)drop_take(cid, cidlen, true);
+	if (px.e2a.in_eof || px.e2a.out_dead) {
+		left(what, "the agent's input from the editor is closed");
+		return;
+	}
+	if (px.apply_dead || px.apply_closing) {
+		left(what, "arc-apply is not running");
+		return;
+	}
 	who.name = px.agent_name.len > 0 ? px.agent_name.p : px.agent_id.p;
 	ok = permission ? acp_permission(params, &who, &req, &a,
 	    &why) : acp_elicitation(params, &who, &req, &a, &why);
 	if (!ok) {
-		if (permission)
-			warnx("a permission request stays with the editor: %s",
-			    why);
+		left(what, why);
 		acp_ask_free(&a);
 		buf_free(&req);
 		return;
@@ -1289,6 +1177,7 @@ ask(const struct jval *msg, bool permission)
 			warnx("%d questions are open; more stay with the editor",
 			    QUESTIONS_MAX);
 		px.warned_full = true;
+		left(what, "too many questions are open");
 		acp_ask_free(&a);
 		buf_free(&req);
 		return;
@@ -1319,11 +1208,15 @@ ask(const struct jval *msg, bool permission)
 	else
 		buf_putc(&k, '-');
 	buf_printf(&k, ":%s:", px.instance);
-	if (id->type == J_STRING)
-		key_part(&k, id->s, id->len, 16);
-	else
-		key_part(&k, id->raw, id->rawlen, 16);
+	id_part(&k, id, cid, cidlen);
 	strlcpy(q->key, k.p, sizeof(q->key));
+	for (size_t i = 0; i < QUESTIONS_MAX; i++)
+		if (&px.q[i] != q && px.q[i].state != Q_FREE &&
+		    strcmp(px.q[i].key, q->key) == 0) {
+			left(what, "its question's key is another open one's");
+			q_free(q);
+			goto out;
+		}
 
 	if (!rfc3339_after(arc_now(), px.timeout, expires, sizeof(expires))) {
 		warnx("cannot tell when a question would expire");
@@ -1374,8 +1267,7 @@ ask(const struct jval *msg, bool permission)
 	buf_json_cstr(&e, expires);
 	buf_puts(&e, "}}}");
 	if (e.len > ARC_LINE_MAX || !apply_send(&e, OP_OPEN, (int)(q - px.q))) {
-		warnx("the question for a request cannot be asked; the editor "
-		    "decides it");
+		left(what, "its question cannot be sent to arc-apply");
 		q_free(q);
 		goto out;
 	}
@@ -1441,42 +1333,95 @@ agent_reply(const struct jval *msg, struct pending *p)
 		session_add(&p->session, &p->cwd);
 }
 
+/* $/cancel_request from the agent: that request's question goes. */
+static void
+agent_cancel(const struct jval *msg)
+{
+	const struct jval	*rid = get_unique(get_unique(msg, "params"),
+				    "requestId");
+	struct question		*q;
+	char			 cid[ID_MAX];
+	size_t			 cidlen;
+
+	if (rid == NULL || rid->rawlen >= ID_MAX ||
+	    !canon_id(rid->raw, rid->rawlen, cid, &cidlen)) {
+		left("$/cancel_request", "its requestId is not one arc-acp "
+		    "reads");
+		return;
+	}
+	if ((q = q_find(cid, cidlen)) != NULL)
+		withdraw(q, "cancelled");
+}
+
+/*
+ * A message of the agent's, whole.  One that names a method acted on is
+ * acted on only when the strict parser reads it and each member it uses
+ * is given once; else it stays with the editor, and stderr says why.
+ */
 static void
 agent_message(struct dir *d)
 {
 	struct jparse_error	 je;
 	const struct jval	*msg, *m, *id;
 	struct pending		*p;
-	char			 cid[ID_MAX];
+	char			 cid[ID_MAX], why[96];
 	size_t			 cidlen;
+	const char		*what = d->ours;
 
+	if (what != NULL) {
+		if (d->sc.nmethod > 1) {
+			left(what, "its method is given twice");
+			return;
+		}
+		if (d->sc.nid > 1) {
+			left(what, "its id is given twice");
+			return;
+		}
+		if (d->sc.nparams > 1) {
+			left(what, "its params are given twice");
+			return;
+		}
+		if (d->sc.nresult > 0) {
+			left(what, "it is a reply too (result or error)");
+			return;
+		}
+		if (d->toolong) {
+			left(what, "it is longer than 1 MiB");
+			return;
+		}
+	} else if (!d->keep || d->toolong) {
+		return;
+	}
 	arena_reset(&px.arena);
 	if ((msg = json_parse(&px.arena, d->msg.p, d->msg.len, &je)) == NULL ||
-	    msg->type != J_OBJECT)
+	    msg->type != J_OBJECT) {
+		if (what != NULL) {
+			(void)snprintf(why, sizeof(why), "it is not JSON as "
+			    "arc-acp reads it (%s, at byte %zu)", msg == NULL ?
+			    je.message : "not an object", msg == NULL ?
+			    je.offset : 0);
+			left(what, why);
+		}
 		return;
+	}
 	m = get_unique(msg, "method");
 	id = get_unique(msg, "id");
-	if (m == NULL) {
-		if (id != NULL && id->rawlen < ID_MAX &&
+	if (what == NULL) {
+		if (m == NULL && id != NULL && id->rawlen < ID_MAX &&
 		    canon_id(id->raw, id->rawlen, cid, &cidlen) &&
 		    (p = pending_find(cid, cidlen)) != NULL)
 			agent_reply(msg, p);
 		return;
 	}
-	if (json_is(m, "session/request_permission") && id != NULL)
-		ask(msg, true);
-	else if (json_is(m, "elicitation/create") && id != NULL)
-		ask(msg, false);
-	else if (json_is(m, "$/cancel_request")) {
-		const struct jval *rid = get_unique(get_unique(msg, "params"),
-		    "requestId");
-		struct question *q;
-
-		if (rid != NULL && rid->rawlen < ID_MAX &&
-		    canon_id(rid->raw, rid->rawlen, cid, &cidlen) &&
-		    (q = q_find(cid, cidlen)) != NULL)
-			withdraw(q, "cancelled");
+	if (!json_is(m, what)) {
+		left(what, "the scanner and the parser read its method "
+		    "differently");
+		return;
 	}
+	if (strcmp(what, "$/cancel_request") == 0)
+		agent_cancel(msg);
+	else
+		ask(msg, strcmp(what, "session/request_permission") == 0);
 }
 
 /* ---- acting on what the editor sends ---- */
@@ -1535,6 +1480,11 @@ editor_message(struct dir *d)
 	struct jparse_error	 je;
 	const struct jval	*msg, *m;
 
+	if (d->ours != NULL && d->sc.nmethod > 1) {
+		warnx("the editor's %s is not acted on: its method is given "
+		    "twice", d->ours);
+		return;
+	}
 	arena_reset(&px.arena);
 	if ((msg = json_parse(&px.arena, d->msg.p, d->msg.len, &je)) == NULL ||
 	    msg->type != J_OBJECT)
@@ -1543,24 +1493,189 @@ editor_message(struct dir *d)
 		editor_request(msg, m);
 }
 
+/* ---- the editor's reply and arc's answer: one decision ---- */
+
 /*
- * The editor's reply to a request in the race, whole: forwarded when it
- * comes first (the question is withdrawn), dropped when arc answered.
+ * A message from the editor that may be the reply to a question but is
+ * not one arc-acp reads unambiguously: it goes to the agent, and each
+ * question it may answer is left to the editor.
+ */
+static void
+editor_unclear(const struct dir *d, const char *why)
+{
+	char		 cid[ID_MAX];
+	size_t		 cidlen, i;
+	struct question	*q;
+
+	for (i = 0; i < d->sc.nid && i < ACP_SCAN_IDS; i++) {
+		if (d->sc.idlen[i] == 0 || !canon_id(d->sc.id[i],
+		    d->sc.idlen[i], cid, &cidlen) ||
+		    (q = q_find(cid, cidlen)) == NULL || q->deciding)
+			continue;
+		warnx("question %s: the editor's message for its request %s; "
+		    "the editor decides it", q->key, why);
+		withdraw(q, "not_needed");
+	}
+}
+
+/*
+ * The editor replied to a question: the journal decides which answer
+ * came first.  The question is withdrawn through arc-apply, and the reply
+ * is held (with the rest of the editor's input) until arc-apply's result
+ * says whether an answer through arc was accepted before it.
  */
 static bool
-editor_reply_passes(const struct dir *d)
+decide_start(struct question *q, const struct buf *reply)
 {
-	char			 cid[ID_MAX];
-	size_t			 cidlen;
-	struct question		*q;
+	struct buf e = { 0 };
+	bool ok;
 
-	if (!d->has_id || !canon_id(d->id, d->idlen, cid, &cidlen))
+	event_head(&e, "request.resolved");
+	buf_puts(&e, ",\"request\":{\"key\":");
+	buf_json_cstr(&e, q->key);
+	buf_puts(&e, ",\"outcome\":\"not_needed\"}}");
+	ok = apply_send(&e, OP_DECIDE, (int)(q - px.q));
+	buf_free(&e);
+	if (!ok) {
+		withdraw(q, "not_needed");
+		return false;
+	}
+	wait_stop(q);	/* arc-apply's result is the one word on it now */
+	q->deciding = true;
+	px.decide.active = true;
+	px.decide.slot = (int)(q - px.q);
+	px.decide.gen = q->gen;
+	buf_set(&px.decide.reply, reply->p, reply->len);
+	buf_putc(&px.decide.reply, '\n');
+	px.e2a.blocked = true;
+	return true;
+}
+
+static void process(struct dir *);
+
+/* arc-apply's result for the withdrawal of a question the editor replied to. */
+static void
+decided(const struct op *op, const char *line, size_t len)
+{
+	struct question		*q = &px.q[op->slot];
+	struct jparse_error	 je;
+	const struct jval	*r, *it, *v, *c, *t;
+	struct buf		 m = { 0 }, result = { 0 };
+	bool			 mine = q->gen == op->gen && q->state != Q_FREE &&
+				    q->deciding;
+	bool			 arc = false;
+
+	if (!px.decide.active || px.decide.slot != op->slot ||
+	    px.decide.gen != op->gen)
+		return;
+	if (mine && line != NULL && q->interaction[0] != '\0') {
+		arena_reset(&px.arena);
+		r = json_parse(&px.arena, line, len, &je);
+		it = get_unique(r, "interaction");
+		v = get_string(it, "id");
+		c = get_string(it, "digest");
+		if (json_is(get_unique(it, "status"), "answered") && v != NULL &&
+		    c != NULL && secret_equal(v->s, v->len, q->interaction,
+		    strlen(q->interaction)) && secret_equal(c->s, c->len,
+		    q->digest, strlen(q->digest))) {
+			const struct jval *resp = get_unique(it, "response");
+
+			c = get_string(resp, "choice_id");
+			t = get_string(resp, "text");
+			arc = acp_reply(&q->ask, c != NULL ? c->s : NULL,
+			    c != NULL ? c->len : 0, t != NULL ? t->s : NULL,
+			    t != NULL ? t->len : 0, &result);
+			if (!arc)
+				warnx("question %s: the answer is none it "
+				    "offered; the editor decides", q->key);
+		}
+	}
+	if (arc) {
+		/* accepted before the editor's reply: the agent gets it */
+		buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"id\":");
+		buf_put(&m, q->id, q->idlen);
+		buf_puts(&m, ",\"result\":");
+		buf_put(&m, result.p, result.len);
+		buf_puts(&m, "}\n");
+		emit(&px.e2a, m.p, m.len);
+	} else {
+		emit(&px.e2a, px.decide.reply.p, px.decide.reply.len);
+	}
+	buf_free(&m);
+	buf_free(&result);
+	px.decide.active = false;
+	px.decide.reply.len = 0;
+	if (mine)
+		q_free(q);
+	px.e2a.blocked = false;
+	process(&px.e2a);	/* what the editor sent after it */
+}
+
+/*
+ * The end of an editor's message held while questions race: what the
+ * strict parser reads in it says whether it is a reply to one.  Returns
+ * false when the message is not to be forwarded now (dropped, or held
+ * for the journal's decision).
+ */
+static bool
+editor_held_end(struct dir *d, bool *wait)
+{
+	struct jparse_error	 je;
+	const struct jval	*msg, *id = NULL;
+	struct question		*q;
+	char			 cid[ID_MAX];
+	size_t			 cidlen, i, nid = 0, nres = 0;
+	bool			 method = false;
+
+	*wait = false;
+	arena_reset(&px.arena);
+	msg = json_parse(&px.arena, d->msg.p, d->msg.len, &je);
+	if (msg == NULL || msg->type != J_OBJECT) {
+		editor_unclear(d, "is not JSON as arc-acp reads it");
+		return true;
+	}
+	for (i = 0; i < msg->n; i++) {
+		const struct jmember *mb = &msg->members[i];
+
+		if (mb->namelen == 2 && memcmp(mb->name, "id", 2) == 0) {
+			nid++;
+			id = mb->value;
+		} else if (mb->namelen == 6 && memcmp(mb->name, "method",
+		    6) == 0) {
+			method = true;
+		} else if ((mb->namelen == 6 && memcmp(mb->name, "result",
+		    6) == 0) || (mb->namelen == 5 && memcmp(mb->name, "error",
+		    5) == 0)) {
+			nres++;
+		}
+	}
+	if (nid == 0)
+		return true;
+	if (nid > 1) {
+		editor_unclear(d, "gives its id twice");
+		return true;
+	}
+	if (method) {
+		if (nres > 0)
+			editor_unclear(d, "is a request and a reply");
+		return true;	/* a request: never read as a reply */
+	}
+	if (nres != 1) {
+		editor_unclear(d, nres == 0 ? "has no result or error" :
+		    "gives its result twice");
+		return true;
+	}
+	if (id->rawlen >= ID_MAX || !canon_id(id->raw, id->rawlen, cid,
+	    &cidlen))
 		return true;
 	if (drop_take(cid, cidlen, true))
-		return false;
-	if ((q = q_find(cid, cidlen)) != NULL)
-		withdraw(q, "not_needed");
-	return true;
+		return false;	/* arc answered first: this reply is late */
+	if ((q = q_find(cid, cidlen)) == NULL || q->deciding)
+		return true;
+	if (!decide_start(q, &d->msg))
+		return true;
+	*wait = true;
+	return false;
 }
 
 /* ---- streaming a direction ---- */
@@ -1587,10 +1702,23 @@ listed(const char *m, size_t n, const struct method *list)
 	return false;
 }
 
-static bool
-interesting_method(const struct dir *d, const struct method *list)
+/* The method a value as written names, of the list; else NULL. */
+static const char *
+method_named(const char *raw, size_t n, const struct method *list)
 {
-	return listed(d->method, strlen(d->method), list);
+	struct jparse_error	 je;
+	const struct jval	*v;
+
+	if (n == 0)
+		return NULL;
+	arena_reset(&px.idarena);
+	if ((v = json_parse(&px.idarena, raw, n, &je)) == NULL ||
+	    v->type != J_STRING)
+		return NULL;
+	for (; list->s != NULL; list++)
+		if (list->n == v->len && memcmp(v->s, list->s, v->len) == 0)
+			return list->s;
+	return NULL;
 }
 
 #define METHOD_PREFIX	RPC_PREFIX "\"method\":\""
@@ -1599,10 +1727,13 @@ interesting_method(const struct dir *d, const struct method *list)
  * A message that starts as nearly all do, {"jsonrpc":"2.0","method":"M"
  * with M plain and short, is decided by M alone: the scanner would stop
  * there too.  When M is none that this direction acts on, the message is
- * only forwarded, to its newline.  True when that is so.
+ * only forwarded, to its newline.  From the agent, only a whole message
+ * with no other "method" member and no \u escape in it passes so: the
+ * editor may read a second method member, and the scanner counts them.
+ * True when that is so.
  */
 static bool
-passes_through(const struct dir *d, const char *p, size_t n)
+passes_through(const struct dir *d, const char *p, size_t n, bool whole)
 {
 	const size_t	 pre = sizeof(METHOD_PREFIX) - 1;
 	const char	*m, *q, *end;
@@ -1616,8 +1747,13 @@ passes_through(const struct dir *d, const char *p, size_t n)
 			return false;	/* the scanner's to read */
 	if (q == end)
 		return false;	/* long, or not all here: the scanner's */
-	return !listed(m, (size_t)(q - m),
-	    d == &px.a2e ? agent_methods : editor_methods);
+	if (listed(m, (size_t)(q - m), d == &px.a2e ? agent_methods :
+	    editor_methods))
+		return false;
+	if (d != &px.a2e)
+		return true;
+	return whole && memmem(q, (size_t)(p + n - q), "\"method\"", 8) ==
+	    NULL && memmem(p, n, "\\u", 2) == NULL;
 }
 
 static void
@@ -1626,16 +1762,11 @@ msg_reset(struct dir *d)
 	d->fresh = false;
 	d->mid = d->drop = d->toolong = false;
 	d->has_id = d->has_method = d->response = d->interesting = false;
+	d->ours = NULL;
 	d->method[0] = '\0';
 	d->msg.len = 0;
 	d->scanning = true;
-	/* not a memset: its buffers need no clearing, once a message */
-	d->sc.st = ST_OPEN;
-	d->sc.key = K_OTHER;
-	d->sc.depth = 0;
-	d->sc.str = d->sc.esc = d->sc.nested_str = d->sc.nameodd = false;
-	d->sc.vallong = false;
-	d->sc.namelen = d->sc.vallen = 0;
+	acp_scan_init(&d->sc);
 	d->keep = true;
 	d->held = d == &px.e2a && racing();
 }
@@ -1654,23 +1785,40 @@ release(struct dir *d)
 		d->msg.len = 0;
 }
 
+static void
+no_copy(struct dir *d)
+{
+	d->keep = false;
+	if (!d->held)
+		d->msg.len = 0;
+}
+
 /* What the scanner just saw decides how the rest of the message goes. */
 static void
-decide(struct dir *d, enum scan_ev ev)
+decide(struct dir *d, enum acp_scan_ev ev)
 {
-	struct scan *s = &d->sc;
+	struct acp_scan		*s = &d->sc;
+	const struct method	*list = d == &px.a2e ? agent_methods :
+				    editor_methods;
+	const char		*name;
 
 	switch (ev) {
 	case SC_ID:
-		d->has_id = true;
-		memcpy(d->id, s->val, s->vallen);
-		d->idlen = s->vallen;
+		if (s->nid == 1 && s->vallen > 0) {
+			d->has_id = true;
+			memcpy(d->id, s->val, s->vallen);
+			d->idlen = s->vallen;
+		}
 		break;
 	case SC_METHOD:
-		d->has_method = true;
-		if (s->vallen - 2 < sizeof(d->method)) {
-			memcpy(d->method, s->val + 1, s->vallen - 2);
-			d->method[s->vallen - 2] = '\0';
+		name = method_named(s->val, s->vallen, list);
+		if (name != NULL && d->ours == NULL)
+			d->ours = name;
+		if (s->nmethod == 1) {
+			d->has_method = true;
+			d->interesting = name != NULL;
+			if (name != NULL)
+				strlcpy(d->method, name, sizeof(d->method));
 		}
 		break;
 	case SC_RESPONSE:
@@ -1684,57 +1832,40 @@ decide(struct dir *d, enum scan_ev ev)
 		return;
 	}
 	if (d == &px.a2e) {
-		/* Always forwarded; a copy only of what may be acted on. */
-		if (d->has_method)
-			d->interesting = interesting_method(d, agent_methods);
-		else if (d->response && d->has_id) {
+		/*
+		 * Always forwarded, and read to its end (a second method may
+		 * come); a copy only of what may be acted on.
+		 */
+		if (d->ours != NULL || !d->keep)
+			return;
+		if (d->has_method) {
+			no_copy(d);
+		} else if (d->response && d->has_id) {
 			char cid[ID_MAX];
 			size_t n;
-			d->interesting = canon_id(d->id, d->idlen, cid, &n) &&
-			    pending_find(cid, n) != NULL;
-		} else
-			return;	/* not yet known */
-		d->scanning = false;
-		if (!d->interesting) {
-			d->keep = false;
-			d->msg.len = 0;
+
+			if (!canon_id(d->id, d->idlen, cid, &n) ||
+			    pending_find(cid, n) == NULL)
+				no_copy(d);
 		}
 		return;
 	}
 	/* editor to agent */
 	if (d->has_method) {
-		d->interesting = interesting_method(d, editor_methods);
-		d->scanning = false;
+		/* a request or a notification: never read as a reply */
 		release(d);
-		if (!d->interesting) {
-			d->keep = false;
-			d->msg.len = 0;
-		}
+		if (d->ours == NULL && d->keep)
+			no_copy(d);
+		if (!racing() && d->ours == NULL)
+			d->scanning = false;
 		return;
 	}
-	if (d->held && d->has_id) {
-		char cid[ID_MAX];
-		size_t n;
-		bool race = canon_id(d->id, d->idlen, cid, &n) &&
-		    (q_find(cid, n) != NULL || drop_take(cid, n, false));
-
-		if (!race) {
-			release(d);
-			d->keep = false;	/* no reply we act on */
-			d->msg.len = 0;
-			if (d->response)
-				d->scanning = false;
-			/* else: a method may follow, for the copy */
-			return;
-		}
-		if (d->response)
-			d->scanning = false;	/* held to its end */
-		return;
-	}
-	if (!d->held && d->has_id && d->response)
-		d->scanning = false;	/* a reply not in the race */
-	if (ev == SC_END || ev == SC_BAD)
+	if (!d->held && d->response && !d->toolong) {
+		/* a reply when no question races: nothing to act on */
+		no_copy(d);
 		d->scanning = false;
+	}
+	/* held: to its end, then read whole */
 }
 
 /* Bytes of the current message, as its state says. */
@@ -1745,7 +1876,7 @@ take(struct dir *d, const char *p, size_t n)
 		return;
 	if (d->held) {
 		if (d->msg.len + n > MSG_MAX) {
-			/* too long to be a reply we act on: let it go */
+			/* too long to hold: it goes, and is read as it goes */
 			d->keep = false;
 			release(d);
 			d->msg.len = 0;
@@ -1768,15 +1899,18 @@ take(struct dir *d, const char *p, size_t n)
 	}
 }
 
-/* The message ended at its newline (or its stream did). */
-static void
+/*
+ * The message ended at its newline (or its stream did).  False when the
+ * editor's input waits for the journal (decide_start).
+ */
+static bool
 message_end(struct dir *d, const char *nl, bool complete)
 {
-	bool pass = true;
+	bool pass = true, wait = false;
 
 	if (d->held) {
-		if (complete && d->response && d->has_id && !d->has_method)
-			pass = editor_reply_passes(d);
+		if (complete)
+			pass = editor_held_end(d, &wait);
 		if (pass) {
 			emit(d, d->msg.p, d->msg.len);
 			if (nl != NULL)
@@ -1785,16 +1919,25 @@ message_end(struct dir *d, const char *nl, bool complete)
 		d->held = false;
 		if (!pass)
 			d->keep = false;
-	} else if (nl != NULL && !d->drop) {
-		forward(d, nl, 1);
+	} else {
+		if (nl != NULL && !d->drop)
+			forward(d, nl, 1);
+		/* forwarded as it came, while questions race */
+		if (d == &px.e2a && complete && racing()) {
+			if (d->toolong && !d->has_method)
+				editor_unclear(d, "is longer than 1 MiB");
+			else if (d->has_method && d->sc.nresult > 0)
+				editor_unclear(d, "is a request and a reply");
+		}
 	}
-	if (complete && d->keep && !d->toolong && d->msg.len > 0) {
+	if (complete && d == &px.a2e && (d->ours != NULL || d->keep)) {
+		if (d->keep && d->msg.len > 0 && d->msg.p[d->msg.len - 1] == '\r')
+			d->msg.len--;
+		agent_message(d);
+	} else if (complete && d->keep && !d->toolong && d->msg.len > 0) {
 		if (d->msg.p[d->msg.len - 1] == '\r')
 			d->msg.len--;
-		if (d == &px.a2e)
-			agent_message(d);
-		else
-			editor_message(d);
+		editor_message(d);
 	}
 	d->msg.len = 0;
 	d->mid = false;
@@ -1803,6 +1946,7 @@ message_end(struct dir *d, const char *nl, bool complete)
 		emit(d, d->inject.p, d->inject.len);
 		d->inject.len = 0;
 	}
+	return !wait;
 }
 
 static void
@@ -1810,7 +1954,7 @@ process(struct dir *d)
 {
 	const char	*p = d->ibuf + d->ioff, *end = d->ibuf + d->ilen;
 
-	while (p < end) {
+	while (p < end && !d->blocked) {
 		const char	*nl;
 		size_t		 n;
 		bool		 start = false;
@@ -1821,7 +1965,7 @@ process(struct dir *d)
 
 			while (p < end &&
 			    (nl = memchr(p, '\n', (size_t)(end - p))) != NULL &&
-			    passes_through(d, p, (size_t)(nl - p)))
+			    passes_through(d, p, (size_t)(nl - p), true))
 				p = nl + 1;
 			forward(d, from, (size_t)(p - from));
 			if (p == end)
@@ -1831,7 +1975,7 @@ process(struct dir *d)
 		}
 		nl = memchr(p, '\n', (size_t)(end - p));
 		n = (size_t)((nl != NULL ? nl : end) - p);
-		if (start && passes_through(d, p, n)) {
+		if (start && passes_through(d, p, n, nl != NULL)) {
 			/* what decide() does for SC_METHOD, not acted on */
 			d->has_method = true;
 			d->scanning = false;
@@ -1839,8 +1983,9 @@ process(struct dir *d)
 			d->keep = false;
 		}
 		while (d->scanning && n > 0) {
-			enum scan_ev	 ev;
-			size_t		 used = scan_feed(&d->sc, p, n, &ev);
+			enum acp_scan_ev	 ev;
+			size_t			 used = acp_scan_feed(&d->sc, p,
+						    n, &ev);
 
 			take(d, p, used);
 			p += used;
@@ -1850,11 +1995,16 @@ process(struct dir *d)
 		take(d, p, n);
 		p += n;
 		if (nl != NULL) {
-			message_end(d, nl, true);
 			p = nl + 1;
+			if (!message_end(d, nl, true))
+				break;	/* the rest waits for the journal */
 		}
 	}
-	d->ioff = d->ilen = 0;
+	if (d->blocked) {
+		d->ioff = (size_t)(p - d->ibuf);
+	} else {
+		d->ioff = d->ilen = 0;
+	}
 	span_out(d);
 }
 
@@ -1872,6 +2022,9 @@ input_end(struct dir *d)
 		d->fresh = true;
 		d->msg.len = 0;
 	}
+	/* The editor closed its end: it answers nothing more, nor does arc. */
+	if (d == &px.e2a)
+		withdraw_all("cancelled");
 }
 
 static void
@@ -1879,6 +2032,8 @@ dir_read(struct dir *d)
 {
 	ssize_t r;
 
+	if (d->blocked || d->ioff < d->ilen)
+		return;	/* what was read waits for the journal */
 	r = read(d->in, d->ibuf, IBUF_SIZE);
 	if (r > 0) {
 		d->ilen = (size_t)r;
@@ -1897,6 +2052,7 @@ dir_read(struct dir *d)
 		warn("reading from the %s", d->name);
 	input_end(d);
 }
+
 
 /* ---- the ends ---- */
 
@@ -2002,7 +2158,9 @@ run(void)
 			timeout = 200;
 		}
 
-		if (!px.e2a.in_eof && pending_out(&px.e2a) < IBUF_SIZE &&
+		if (px.e2a.blocked) {
+			/* the editor's input waits for the journal */
+		} else if (!px.e2a.in_eof && pending_out(&px.e2a) < IBUF_SIZE &&
 		    !px.e2a.out_dead) {
 			ie = n;
 			pfd[n++] = (struct pollfd){ px.e2a.in, POLLIN, 0 };

@@ -48,6 +48,42 @@ done_playing() {
 	pairpid=
 }
 
+# play_files EDITOR AGENT [ARC-ACP OPTIONS...]: as play, for transcripts
+# written by a test.
+play_files() {
+	local e=$1 a=$2
+	shift 2
+	: >"$W/editor.got"
+	: >"$W/agent.got"
+	"$PEER" editor "$e" "$W/editor.got" -- arc-acp "$@" -- "$PEER" agent "$a" "$W/agent.got" \
+	    >"$W/status" 2>"$W/stderr" &
+	pairpid=$!
+}
+
+# tx DIRECTION LINE: LINE as a line of a transcript (out/in for the agent,
+# sent/recv for the editor).
+tx() {
+	jq -nc --arg d "$1" --arg m "$2" '{d: $d, m: $m}'
+}
+
+# perm ID [TOOLCALL]: a session/request_permission with that id (as JSON
+# text), asking to run a command, allow or reject.
+perm() {
+	printf '{"jsonrpc":"2.0","id":%s,"method":"session/request_permission","params":{"sessionId":"s1","toolCall":%s,"options":[{"optionId":"allow","name":"Allow","kind":"allow_once"},{"optionId":"reject","name":"Reject","kind":"reject_once"}]}}' \
+	    "$1" "${2:-{\"toolCallId\":\"t1\",\"title\":\"touch deployed\",\"kind\":\"execute\",\"rawInput\":{\"command\":\"touch deployed\"\}\}}"
+}
+
+# settled KEY WANT: waits (up to 20 s) until ended KEY says WANT.
+settled() {
+	local until=$((SECONDS + 20))
+	while [ "$SECONDS" -lt "$until" ]; do
+		[ "$(ended "$1")" = "$2" ] && return 0
+		sleep 0.05
+	done
+	echo "$1 ended $(ended "$1"), not $2"
+	return 1
+}
+
 # received SIDE CASE: what the side got is what the real one got.
 received() {
 	local want=$W/$1.want
@@ -160,7 +196,8 @@ ended() {
 }
 
 @test "the agent killed while the question waits: arc-acp withdraws it and exits 137, as the agent did" {
-	ACP_AGENT_END=$W/kill-now play kill
+	# the editor keeps its end open until then (closing it withdraws too)
+	ACP_EDITOR_END=$W/kill-now ACP_AGENT_END=$W/kill-now play kill
 	k=$(pending_key)
 	touch "$W/kill-now"
 	done_playing
@@ -350,4 +387,165 @@ ended() {
 	[ -x "$BATS_TEST_TMPDIR/usr/share/arc/examples/gemini-hook" ]
 	run "$BATS_TEST_TMPDIR/usr/bin/arc-acp" -- sh -c 'exit 7' </dev/null
 	[ "$status" -eq 7 ]
+}
+
+# ---- arc-acp, the one arbiter of a request (issue 27) ----
+
+@test "ids by value: the editor's reply written 5.0, 5e0, 50e-1 or \"\\u0069d\":5 is the reply to request 5; it withdraws the question before it goes on, and a later answer through arc is refused" {
+	local form
+	for form in '"id":5.0' '"id":5e0' '"id":50e-1' '"\u0069d":5'; do
+		reply="{\"jsonrpc\":\"2.0\",$form,\"result\":{\"outcome\":{\"outcome\":\"selected\",\"optionId\":\"reject\"}}}"
+		{ tx out "$(perm 5)"; tx in x; } >"$W/a.ndjson"
+		{ tx recv x; tx sent "$reply"; } >"$W/e.ndjson"
+		rm -f "$W/reply-now" "$W/end-now"
+		ACP_EDITOR_GATE=1:$W/reply-now ACP_EDITOR_END=$W/end-now play_files "$W/e.ndjson" "$W/a.ndjson"
+		k=$(pending_key)
+		touch "$W/reply-now"
+		settled "$k" "not_needed cancelled"
+		run arc-answer "$k" allow
+		[ "$status" -eq 1 ]
+		touch "$W/end-now"
+		done_playing
+		[ "$(cat "$W/agent.got")" = "$reply" ]	# the editor's, once
+	done
+}
+
+@test "duplicated id in the editor's reply (\"id\":9,\"id\":5): arc-acp does not pick one; the question is left to the editor (withdrawn, said on stderr) and the reply goes on" {
+	reply='{"jsonrpc":"2.0","id":9,"id":5,"result":{"outcome":{"outcome":"selected","optionId":"reject"}}}'
+	{ tx out "$(perm 5)"; tx in x; } >"$W/a.ndjson"
+	{ tx recv x; tx sent "$reply"; } >"$W/e.ndjson"
+	ACP_EDITOR_GATE=1:$W/reply-now ACP_EDITOR_END=$W/end-now play_files "$W/e.ndjson" "$W/a.ndjson"
+	k=$(pending_key)
+	touch "$W/reply-now"
+	settled "$k" "not_needed cancelled"
+	run arc-answer "$k" allow
+	[ "$status" -eq 1 ]
+	touch "$W/end-now"
+	done_playing
+	[ "$(cat "$W/agent.got")" = "$reply" ]
+	grep -q "question $k: the editor's message for its request gives its id twice; the editor decides it" "$W/stderr"
+}
+
+@test "a number id 5 and a string id \"5\" are two requests: two questions under two keys; the editor's reply to \"5\" settles that one only, arc's answer goes to 5" {
+	{ tx out "$(perm 5)"; tx out "$(perm '"5"')"; tx in x; tx in x; } >"$W/a.ndjson"
+	sreply='{"jsonrpc":"2.0","id":"5","result":{"outcome":{"outcome":"selected","optionId":"reject"}}}'
+	{ tx recv x; tx recv x; tx sent "$sreply"; } >"$W/e.ndjson"
+	ACP_EDITOR_GATE=1:$W/reply-now ACP_EDITOR_END=$W/end-now play_files "$W/e.ndjson" "$W/a.ndjson"
+	for _ in $(seq 400); do
+		[ "$(arc-status --list | awk -F'\t' '$3 == "pending"' | grep -c '^acp:')" -eq 2 ] && break
+		sleep 0.05
+	done
+	keys=$(arc-status --list | awk -F'\t' 'index($1, "acp:") == 1 && $3 == "pending" { print $1 }')
+	[ "$(wc -l <<<"$keys")" -eq 2 ]
+	kn=$(grep ':5$' <<<"$keys")
+	ks=$(grep -v ':5$' <<<"$keys")
+	[ -n "$kn" ] && [ -n "$ks" ] && [ "$kn" != "$ks" ]
+	touch "$W/reply-now"
+	settled "$ks" "not_needed cancelled"
+	[ "$(ended "$kn")" = "null pending" ]
+	arc-answer "$kn" allow >/dev/null
+	settled "$kn" "answered answered"
+	touch "$W/end-now"
+	done_playing
+	grep -qxF "$sreply" "$W/agent.got"
+	grep -qx '{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}' "$W/agent.got"
+	[ "$(wc -l <"$W/agent.got")" -eq 2 ]
+}
+
+@test "a reused id: arc answers request 5, the editor never replies to it; the agent asks again with id 5, and the editor's reply to that one reaches it (no leftover drop swallows it)" {
+	reply='{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"reject"}}}'
+	{ tx out "$(perm 5)"; tx in x; tx out "$(perm 5)"; tx in x; } >"$W/a.ndjson"
+	# the request, arc's $/cancel_request, the second request; then its reply
+	{ tx recv x; tx recv x; tx recv x; tx sent "$reply"; } >"$W/e.ndjson"
+	ACP_EDITOR_END=$W/end-now play_files "$W/e.ndjson" "$W/a.ndjson"
+	k=$(pending_key)
+	arc-answer "$k" allow >/dev/null
+	for _ in $(seq 400); do [ "$(wc -l <"$W/agent.got")" -ge 2 ] && break; sleep 0.05; done
+	touch "$W/end-now"
+	done_playing
+	[ "$(sed -n 1p "$W/agent.got")" = '{"jsonrpc":"2.0","id":5,"result":{"outcome":{"outcome":"selected","optionId":"allow"}}}' ]
+	[ "$(sed -n 2p "$W/agent.got")" = "$reply" ]
+	[ "$(wc -l <"$W/agent.got")" -eq 2 ]
+}
+
+@test "the editor closes its end while the agent runs on: every open question is withdrawn (cancelled), and a later answer through arc is refused" {
+	{ tx out "$(perm 5)"; tx in x; } >"$W/a.ndjson"
+	tx recv x >"$W/e.ndjson"
+	ACP_EDITOR_END=$W/close-now ACP_AGENT_END=$W/kill-now play_files "$W/e.ndjson" "$W/a.ndjson"
+	k=$(pending_key)
+	touch "$W/close-now"
+	settled "$k" "cancelled cancelled"
+	kill -0 "$pairpid"	# the agent still runs
+	run arc-answer "$k" allow
+	[ "$status" -eq 1 ]
+	touch "$W/kill-now"
+	done_playing
+	[ "$(cat "$W/status")" = 137 ]
+	[ ! -s "$W/agent.got" ]
+}
+
+@test "requests arc does not ask stay with the editor, each with its reason on stderr (raw non-UTF-8, \\ud800, duplicated members in toolCall or at the top, 20 MB, an id 1.5); escaped method names are read; all pass unchanged, and stderr quotes none of them" {
+	dup='{"toolCallId":"t3","title":"Read README","title":"Delete your home directory","kind":"read","kind":"execute","rawInput":{"command":"cat README","command":"rm -rf ~"}}'
+	{
+		perm 1 "$(printf '{"toolCallId":"t1","title":"Read \xff README","kind":"read"}')"; echo
+		perm 2 '{"toolCallId":"t2","title":"Read \ud800 README","kind":"read"}'; echo
+		perm 3 "$dup"; echo
+		perm '4,"id":40'; echo
+		perm 5 "{\"toolCallId\":\"t5\",\"title\":\"Read $(head -c 20000000 /dev/zero | tr '\0' x) README\",\"kind\":\"read\"}"; echo
+		perm 1.5; echo
+		perm 7 | sed 's/^{"jsonrpc":"2.0",/{"jsonrpc":"2.0","method":"session\/update",/'; echo
+		perm 8 | sed 's/"session\/request_permission"/"session\\\/request_permission"/'; echo
+		perm 9 | sed 's/"method"/"\\u006dethod"/'; echo
+	} >"$W/asks"
+	# the editor's end stays open until close-now
+	( while [ ! -e "$W/close-now" ]; do sleep 0.05; done ) |
+	    arc-acp -- sh -c 'cat "$0"; cat >/dev/null' "$W/asks" >"$W/out" 2>"$W/stderr" &
+	pairpid=$!
+	for _ in $(seq 400); do
+		[ "$(arc-status --list | grep -c '^acp:')" -ge 2 ] && break
+		sleep 0.05
+	done
+	run arc-status --list
+	[ "$(grep -c '^acp:' <<<"$output")" -eq 2 ]
+	[ "$(awk -F'\t' 'index($1, "acp:") == 1 { sub(/.*:/, "", $1); print $1 }' <<<"$output" | sort | paste -sd' ')" = "8 9" ]
+	for _ in $(seq 200); do cmp -s "$W/asks" "$W/out" && break; sleep 0.05; done
+	cmp "$W/asks" "$W/out"
+	touch "$W/close-now"
+	done_playing
+	cat "$W/stderr"
+	[ "$(grep -c 'a session/request_permission request stays with the editor: ' "$W/stderr")" -eq 7 ]
+	grep -q 'stays with the editor: it is not JSON as arc-acp reads it (.*UTF-8' "$W/stderr"
+	grep -q 'stays with the editor: it is not JSON as arc-acp reads it (.*surrogate' "$W/stderr"
+	grep -q 'stays with the editor: a member is given twice in it$' "$W/stderr"
+	grep -q 'stays with the editor: its id is given twice$' "$W/stderr"
+	grep -q 'stays with the editor: it is longer than 1 MiB$' "$W/stderr"
+	grep -q 'stays with the editor: its id is neither a string nor a whole number' "$W/stderr"
+	grep -q 'stays with the editor: its method is given twice$' "$W/stderr"
+	! grep -q 'README\|home\|rm -rf\|touch' "$W/stderr"
+}
+
+@test "duplicated members inside toolCall: no question milder than the editor's (none at all); the request stays with the editor, said on stderr" {
+	dup='{"toolCallId":"t3","title":"Read README","title":"Delete your home directory","kind":"read","kind":"execute","rawInput":{"command":"cat README","command":"rm -rf ~"}}'
+	{ tx out "$(perm 3 "$dup")"; tx out "$(perm 4)"; tx in x; tx in x; } >"$W/a.ndjson"
+	{ tx recv x; tx recv x; } >"$W/e.ndjson"
+	ACP_EDITOR_END=$W/end-now play_files "$W/e.ndjson" "$W/a.ndjson"
+	k=$(pending_key)
+	[ "${k##*:}" = 4 ]	# the request after it is asked
+	[ "$(arc-status --list | grep -c '^acp:')" -eq 1 ]
+	arc-answer "$k" allow >/dev/null
+	touch "$W/end-now"
+	done_playing
+	grep -q 'a session/request_permission request stays with the editor: a member is given twice in it' "$W/stderr"
+	[ "$(arc-status --json --history | jq '[.[] | select(.key | startswith("acp:"))] | length')" -eq 1 ] ||
+	    [ "$(arc-status --history | grep -c 'acp:')" -eq 1 ]
+}
+
+@test "both sides answer at once, 100 rounds (arc-answer allow and the editor's reject 0-30 ms apart, either first; arc's answer in the journal before arc-acp hears of it): the agent gets one answer, the one the journal records, every time" {
+	"$PEER" race-editor 100 "$W/rounds" -- arc-acp -- "$PEER" race-agent 100 "$W/agent.got" >"$W/status" 2>"$W/stderr"
+	[ "$(cat "$W/status")" = 0 ]
+	[ "$(wc -l <"$W/rounds")" -eq 100 ]
+	run "$PEER" race-check "$W/rounds" "$W/agent.got"
+	echo "$output"
+	echo "# $(tail -1 <<<"$output")" >&3
+	[[ "$(tail -1 <<<"$output")" == "100 rounds agree "* ]]
 }

@@ -11,7 +11,12 @@
 //   ACP_TAP_PID names the file with its pid), wait (as allow, but the
 //   person answers some other way: the picker), elicit (the editor offers
 //   form elicitation; it notes each elicitation/create it gets, and the
-//   questions then pending in arc, and answers the first choice)
+//   questions then pending in arc, and answers the first choice), race
+//   (the person answers both ways at once: arc-answer allows and the
+//   editor's dialog rejects, 0 to 30 ms apart, in a random order), close
+//   (once the question is pending the editor closes arc-acp's standard
+//   input and goes on reading: the question must be withdrawn while the
+//   agent still runs, and a later arc-answer refused)
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { Readable, Writable } from "node:stream";
@@ -63,6 +68,32 @@ async function pendingKey() {
 }
 
 let sessionId = null, cancelSent = null;
+const answers = [];
+// arc-answer KEY CHOICE, as the person runs it; resolves to its exit status
+function arcAnswer(key, choice) {
+	return new Promise((res) => {
+		const p = spawn("arc-answer", ["--source", "e2e", key, choice],
+		    { stdio: ["ignore", "ignore", "inherit"] });
+		p.on("exit", (code) => res(code));
+	});
+}
+function status(key) {
+	try {
+		const s = JSON.parse(execFileSync("arc-status", ["--json", "--show", key],
+		    { encoding: "utf8" }));
+		return `${s.notification.outcome} ${s.interaction.status}`;
+	} catch (e) {
+		return "none";
+	}
+}
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (e) {
+		return false;
+	}
+}
 const app = acp.client({ name: "arc-acp-e2e" })
 	.onNotification("session/update", async () => {})
 	.onRequest("session/request_permission", async (ctx) => {
@@ -85,6 +116,37 @@ const app = acp.client({ name: "arc-acp-e2e" })
 					rej(ctx.signal.reason);
 				});
 			});
+		}
+		if (kase.startsWith("race")) {
+			const allow = opts.find((o) => o.kind === "allow_once");
+			const reject = opts.find((o) => o.kind === "reject_once");
+			const gap = Math.random() * 30, first = process.env.ACP_RACE_FIRST ??
+			    (Math.random() < 0.5 ? "arc" : "editor");
+			let answered;
+			if (first === "arc") {
+				answered = arcAnswer(key, allow.optionId);
+				await sleep(gap);
+			} else {
+				answered = sleep(gap).then(() => arcAnswer(key, allow.optionId));
+			}
+			answers.push(answered.then((rc) => note({ race: { key, first,
+			    gap: Math.round(gap * 10) / 10, answer: rc,
+			    id: ctx.requestId ?? null } })));
+			return { outcome: { outcome: "selected", optionId: reject.optionId } };
+		}
+		if (kase === "close") {
+			const pid = Number(fs.readFileSync(process.env.ACP_TAP_PID, "utf8"));
+			child.stdin.end();
+			note({ editor: "closed arc-acp's input" });
+			let st = status(key);
+			for (let i = 0; i < 400 && st !== "cancelled cancelled"; i++) {
+				await sleep(50);
+				st = status(key);
+			}
+			note({ closed: { status: st, agentAlive: alive(pid),
+			    answer: await arcAnswer(key, opts[0].optionId) } });
+			await exited;
+			throw new Error("the editor closed its end");
 		}
 		if (kase === "deny") {
 			const reject = opts.find((o) => o.kind === "reject_once");
@@ -140,6 +202,7 @@ try {
 } catch (e) {
 	note({ error: String(e && e.message || e).slice(0, 200) });
 }
+await Promise.all(answers);
 child.stdin.end();
 const ex = await Promise.race([exited, sleep(20000).then(() => ({ code: "timeout" }))]);
 result.proxyExit = ex;

@@ -679,6 +679,20 @@ answer(struct arena *a, const struct event *ev, const struct condition *c,
 	ch->has_n = true;
 }
 
+/*
+ * A replay returns the condition's records as they are now: a question
+ * whose deadline has passed is expired, and recorded so (a consumer-made
+ * change, as arc-wait records an expiry).
+ */
+static void
+replay(const struct current *cur, const char *clock, const char *now,
+    struct change *ch, struct verdict *res)
+{
+	res->status = 200;
+	res->replayed = true;
+	res->changed = rules_expire(cur, clock, now, ch);
+}
+
 void
 rules_apply(struct state *st, struct arena *a, const struct jval *root,
     const struct current *cur, const char *clock, const char *now,
@@ -705,14 +719,12 @@ rules_apply(struct state *st, struct arena *a, const struct jval *root,
 			    "event_id was already used for a different event");
 			return;
 		}
-		res->status = 200;
-		res->replayed = true;
+		replay(cur, clock, now, ch, res);
 		return;
 	}
 	/* A keyless creation replays for ever, past the idempotency window. */
 	if (ev.keyless && c != NULL) {
-		res->status = 200;
-		res->replayed = true;
+		replay(cur, clock, now, ch, res);
 		return;
 	}
 	/* A mirror's condition changes by its mirror only: its host decides. */

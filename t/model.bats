@@ -17,6 +17,7 @@ DIFFTEST="$BATS_TEST_DIRNAME/model/difftest"
 # A consumer that gets one rule wrong (here: an answered condition reported
 # with the outcome cancelled) is caught, shrunk to the two steps that show
 # it (a question, its answer), and printed without a digest or a nonce.
+# It is the most frequent disagreement of the run, so the one reported.
 @test "a disagreement is found, shrunk to its shortest sequence and printed without secrets" {
 	mkdir "$BATS_TEST_TMPDIR/bin"
 	cat >"$BATS_TEST_TMPDIR/bin/arc-apply" <<WRONG
@@ -25,7 +26,7 @@ set -o pipefail
 "$ARC_BIN/arc-apply" "\$@" | sed -u 's/"outcome":"answered"/"outcome":"cancelled"/'
 WRONG
 	chmod +x "$BATS_TEST_TMPDIR/bin/arc-apply"
-	ARC_BIN="$BATS_TEST_TMPDIR/bin" run "$DIFFTEST" --sequences 100 --reports 9
+	ARC_BIN="$BATS_TEST_TMPDIR/bin" run "$DIFFTEST" --sequences 100 --reports 1
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == *": "[1-9]*" disagree with the model" ]]

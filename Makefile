@@ -128,7 +128,8 @@ bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
 # arc-apply against the model of ARC 0.2 (t/model/): make check runs 2,000
-# random sequences (t/model.bats), this many more.
+# random sequences (t/model.bats), this many more (--coverage wants a few
+# hundred at least: every answer rule must be reached).
 MODEL_SEQUENCES = 50000
 check-model: deps-check all
 	@t/model/difftest --sequences $(MODEL_SEQUENCES) --coverage

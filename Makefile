@@ -127,6 +127,13 @@ bench/wakelat: bench/wakelat.c
 bench/cjson-parse: bench/cjson-parse.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ bench/cjson-parse.c -lcjson
 
+# arc-apply against the model of ARC 0.2 (t/model/): make check runs 2,000
+# random sequences (t/model.bats), this many more (--coverage wants a few
+# hundred at least: every answer rule must be reached).
+MODEL_SEQUENCES = 50000
+check-model: deps-check all
+	@t/model/difftest --sequences $(MODEL_SEQUENCES) --coverage
+
 # Crashes, full disks and races: slower, and root for its mounts.
 check-slow: deps-slow all test-helpers
 	@ARC_NO_WRAP=1 t/run-tests t/slow/*.bats
@@ -203,6 +210,6 @@ clean:
 	    $(TEST_HELPERS)
 
 .PHONY: all deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
-	deps-fuzz deps-bench check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
+	deps-fuzz deps-bench check check-model check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	test-helpers \
 	install clean

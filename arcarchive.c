@@ -332,6 +332,15 @@ archive_list_free(struct segment *v, size_t n)
 
 /* ---- reading ---- */
 
+/*
+ * What a compressed segment may unpack to: the size its frame declares
+ * (our compressor always pledges it), at most PLAIN_RATIO times its
+ * compressed bytes and never past PLAIN_MAX, so that a hostile or damaged
+ * segment cannot fill the disk before anything in it is checked.
+ */
+#define PLAIN_RATIO	1024
+#define PLAIN_MAX	(UINT64_C(16) << 30)
+
 /* A compressed segment's bytes into fd; false (warned) on damage. */
 static bool
 decompress(const struct segment *s, const char *map, size_t len, int out)
@@ -340,34 +349,63 @@ decompress(const struct segment *s, const char *map, size_t len, int out)
 	ZSTD_inBuffer	 in = { map, len, 0 };
 	ZSTD_outBuffer	 o;
 	size_t		 cap = ZSTD_DStreamOutSize(), r = 1;
+	unsigned long long declared;
+	uint64_t	 written = 0;
 	char		*buf;
-	bool		 ok = true;
+	const char	*why = NULL;
 
+	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
+	    ZSTD_CONTENTSIZE_ERROR;
+	if (declared == ZSTD_CONTENTSIZE_ERROR ||
+	    declared == ZSTD_CONTENTSIZE_UNKNOWN)
+		why = "no frame that declares its size";
+	else if (declared > PLAIN_MAX || declared / PLAIN_RATIO > len)
+		why = "it claims more than a segment can hold";
+	else if (declared < LOG_MAGIC_LEN)
+		why = "too small to hold a journal";
+	if (why != NULL) {
+		warnx("%s: a damaged compressed segment (%s); skipped",
+		    s->path, why);
+		return false;
+	}
 	if ((z = ZSTD_createDStream()) == NULL || (buf = malloc(cap)) == NULL)
 		err(EXIT_SYSTEM, "zstd");
-	while (in.pos < in.size) {
+	while (why == NULL && in.pos < in.size) {
 		o = (ZSTD_outBuffer){ buf, cap, 0 };
 		r = ZSTD_decompressStream(z, &o, &in);
 		if (ZSTD_isError(r)) {
-			warnx("%s: a damaged compressed segment (%s)", s->path,
-			    ZSTD_getErrorName(r));
-			ok = false;
+			why = ZSTD_getErrorName(r);
+			break;
+		}
+		/* Its first bytes are a journal's, before more is written. */
+		if (written < LOG_MAGIC_LEN && o.pos > 0 &&
+		    memcmp(buf, LOG_MAGIC + written, o.pos < LOG_MAGIC_LEN - written ?
+		    o.pos : LOG_MAGIC_LEN - written) != 0) {
+			why = "not a journal inside";
+			break;
+		}
+		if (o.pos > declared - written) {
+			why = "more than its frame declares";
 			break;
 		}
 		if (!write_all(out, buf, o.pos)) {
 			warn("%s: its decompressed bytes", s->path);
-			ok = false;
-			break;
+			free(buf);
+			ZSTD_freeDStream(z);
+			return false;
 		}
+		written += o.pos;
+		if (r == 0 && in.pos < in.size)
+			why = "bytes after its frame";
 	}
-	if (ok && (len == 0 || r != 0)) {
-		warnx("%s: a damaged compressed segment (it ends early)",
-		    s->path);
-		ok = false;
-	}
+	if (why == NULL && (r != 0 || written != declared))
+		why = "it ends early";
+	if (why != NULL)
+		warnx("%s: a damaged compressed segment (%s); skipped",
+		    s->path, why);
 	free(buf);
 	ZSTD_freeDStream(z);
-	return ok;
+	return why == NULL;
 }
 
 int

@@ -154,6 +154,43 @@ print("ok")'
 	[ "$(jq -r .key <<<"$output")" = b ]
 }
 
+@test "a compressed segment unpacks within what it declares: a bomb, a segment cut short, one of no journal, each skipped with its name while the rest prints" {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-27T12:00:00Z c
+	ARC_NOW=2026-08-27T13:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-28T00:00:00Z b
+	local segs; segs=($(ls "$ARC_JOURNAL".history.*))
+	[ "${#segs[@]}" -eq 2 ]
+	local dir=${ARC_JOURNAL%/*} before
+	# the older segment: 1 GiB of zeros, in a 33 KB frame that says so
+	head -c $((1 << 30)) /dev/zero | zstd -q --stream-size=$((1 << 30)) >"$BATS_TEST_TMPDIR/bomb"
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/bomb")" -lt 100000 ]
+	cp "$BATS_TEST_TMPDIR/bomb" "${segs[0]}"
+	before=$(df --output=used -B1M "$dir" | tail -1)
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${segs[0]##*/}: a damaged compressed segment (it claims more than a segment can hold); skipped"* ]]
+	[[ "$output" == *"  c  resolved"* ]]
+	[[ "$output" == *"  b  resolved"* ]]
+	[ $(( $(df --output=used -B1M "$dir" | tail -1) - before )) -lt 64 ]
+	# a frame that declares no size; one of no journal; one cut short
+	printf 'x%.0s' {1..5000} | zstd -q --no-content-size >"${segs[0]}"
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[[ "$stderr" == *"${segs[0]##*/}: a damaged compressed segment (no frame that declares its size); skipped"* ]]
+	[[ "$output" == *"  c  resolved"* ]]
+	printf 'x%.0s' {1..5000} | zstd -q --stream-size=5000 >"${segs[0]}"
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[[ "$stderr" == *"${segs[0]##*/}: a damaged compressed segment (not a journal inside); skipped"* ]]
+	[[ "$output" == *"  c  resolved"* ]]
+	head -c $(( $(stat -c %s "${segs[1]}") * 2 / 3 )) "${segs[1]}" >"$BATS_TEST_TMPDIR/cut"
+	cp "$BATS_TEST_TMPDIR/cut" "${segs[1]}"
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${segs[1]##*/}: a damaged compressed segment (it ends early); skipped"* ]]
+	[[ "$output" == *"  b  resolved"* ]]
+}
+
 @test "a damaged plain segment is not compressed: --archive names the byte and leaves it as it is" {
 	settle_at 2026-08-26T01:16:00Z a
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h

@@ -55,22 +55,27 @@ owners() {
 	dpkg -S "${paths[@]}" 2>/dev/null | grep -v '^diversion' |
 	    sed 's/^\([^:,]*\)[^:]*: \(.*\)/\2 \1/' >"$BATS_FILE_TMPDIR/dpkg-S"
 	for ((f = 0; f < ${#paths[@]}; f++)); do
-		p=$(awk -v f="${paths[f]}" '$1 == f { print $2; exit }' "$BATS_FILE_TMPDIR/dpkg-S")
-		[ -n "$p" ] && echo "${names[f]} $p"
-	done | awk '!seen[$1]++'
+		echo "${paths[f]} ${names[f]}"
+	done | awk 'NR == FNR { pkg[$1] = $2; next }
+	    ($1 in pkg) && !seen[$2]++ { print $2, pkg[$1] }' \
+	    "$BATS_FILE_TMPDIR/dpkg-S" -
 }
 
 # owner NAME: its package, from setup_file's table of them, or ""
 owner() { awk -v n="$1" '$1 == n { print $2; exit }' "$BATS_FILE_TMPDIR/owners"; }
 
 @test "every program a file runs outside the fresh root is in t/README's table, under that file, with its package" {
-	local file name pkg errors=
-	while read -r file name; do
-		pkg=$(owner "$name")
-		[ -n "$pkg" ] && grep -qx "$pkg" "$BATS_FILE_TMPDIR/base" && continue
-		grep -q "^$file [^ ]* $name " "$BATS_FILE_TMPDIR/table" && continue
-		errors+="$file runs $name (package: ${pkg:-none installed here}): not in t/README's table"$'\n'
-	done <"$BATS_FILE_TMPDIR/scan"
+	local errors
+	errors=$(awk -v d="$BATS_FILE_TMPDIR" '
+	    FILENAME == d "/owners" { pkg[$1] = $2; next }
+	    FILENAME == d "/base" { base[$1] = 1; next }
+	    FILENAME == d "/table" { row[$1 " " $3] = 1; next }
+	    { p = ($2 in pkg) ? pkg[$2] : "" }
+	    (p in base) || (($1 " " $2) in row) { next }
+	    { printf "%s runs %s (package: %s): not in t/README'"'"'s table\n", $1, $2,
+		p == "" ? "none installed here" : p }' \
+	    "$BATS_FILE_TMPDIR/owners" "$BATS_FILE_TMPDIR/base" \
+	    "$BATS_FILE_TMPDIR/table" "$BATS_FILE_TMPDIR/scan")
 	printf '%s' "$errors"
 	[ -z "$errors" ]
 	[ -s "$BATS_FILE_TMPDIR/table" ]

@@ -51,6 +51,8 @@ DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace 
 	     xvfb dbus imagemagick x11-utils libnotify-bin libglib2.0-bin time \
 	     systemd
 DEBS_SLOW  = $(DEBS_CHECK)
+# npm is a package of its own in Debian (nodejs has node only).
+DEBS_CLIENTS = $(DEBS_CHECK) npm
 DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
 DEBS_FUZZ  = $(DEBS_CORE) clang libclang-rt-14-dev
@@ -77,12 +79,13 @@ $(COMMANDS): arc
 deps-build: DEBS = $(DEBS_BUILD)
 deps-demo: DEBS = $(DEBS_DEMO)
 deps-check: DEBS = $(DEBS_CHECK)
+deps-clients: DEBS = $(DEBS_CLIENTS)
 deps-slow: DEBS = $(DEBS_SLOW)
 deps-valgrind: DEBS = $(DEBS_VALGRIND)
 deps-sanitize: DEBS = $(DEBS_SANITIZE)
 deps-fuzz: DEBS = $(DEBS_FUZZ)
 deps-bench: DEBS = $(DEBS_BENCH)
-deps-build deps-demo deps-check deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
+deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
 	@missing=; for p in $(DEBS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 	    grep -q '^install ok installed' || missing="$$missing $$p"; done; \
@@ -123,7 +126,7 @@ demo-hooks: deps-demo $(COMMANDS)
 
 # The hook fixtures and the adapters' outputs against the Claude Code and
 # Codex packages pinned in t/clients/ (npm, installed into t/clients/cache).
-check-clients: deps-check all
+check-clients: deps-clients all
 	@t/clients/check
 
 .PHONY: demo-hooks check-clients
@@ -215,7 +218,7 @@ clean:
 debs-list:
 	@echo $(DEBS_$(T))
 
-.PHONY: all debs-list deps-build deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
+.PHONY: all debs-list deps-build deps-clients deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
 	deps-fuzz deps-bench check check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	test-helpers \
 	install clean

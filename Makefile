@@ -36,17 +36,27 @@ LIBEXECDIR ?= $(PREFIX)/lib/arc
 
 # Debian packages, by what needs them: each target installs its own list
 # (make deps-TARGET, run by the target), so that make demo installs only
-# what the demo runs, and no broker or compiler it does not.
-DEBS_DEMO  = libbsd-dev libmd-dev libzstd-dev jq
-DEBS_CHECK = $(DEBS_DEMO) zstd bats python3-jsonschema mandoc strace tmux man-db \
-	     groff-base bsdextrautils python3 python3-crc32c mosquitto \
-	     mosquitto-clients lighttpd chromium nodejs curl dunst xvfb dbus \
-	     libsystemd-dev imagemagick x11-utils libnotify-bin
+# what the demo runs, and no broker or compiler it does not.  make demo
+# builds the commands alone (not arc-notify, the one binary linking
+# libsystemd): DEBS_CORE and jq.  DEBS_BUILD is what make (all) and make
+# install need: make deps-build installs it, and make install runs it.
+# Every program a test file runs, by package, is in t/README's table
+# "What each file runs"; t/needs.bats checks it against these lists.
+DEBS_CORE  = libbsd-dev libmd-dev libzstd-dev
+DEBS_BUILD = $(DEBS_CORE) libsystemd-dev
+DEBS_DEMO  = $(DEBS_CORE) jq procps
+DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace \
+	     tmux man-db groff-base bsdextrautils python3 python3-crc32c \
+	     mosquitto mosquitto-clients lighttpd chromium nodejs curl dunst \
+	     xvfb dbus imagemagick x11-utils libnotify-bin libglib2.0-bin time \
+	     systemd
 DEBS_SLOW  = $(DEBS_CHECK)
-DEBS_VALGRIND = $(DEBS_DEMO) valgrind
+# npm is a package of its own in Debian (nodejs has node only).
+DEBS_CLIENTS = $(DEBS_CHECK) npm
+DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
-DEBS_FUZZ  = $(DEBS_DEMO) clang libclang-rt-14-dev
-DEBS_BENCH = $(DEBS_CHECK) libcjson-dev time sqlite3 valgrind
+DEBS_FUZZ  = $(DEBS_CORE) clang libclang-rt-14-dev
+DEBS_BENCH = $(DEBS_CHECK) libcjson-dev sqlite3 valgrind
 
 all: $(COMMANDS) arc-notify
 
@@ -66,14 +76,16 @@ $(COMMANDS): arc
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $<
 
 # Installs what is missing of a list, and nothing when all is there.
+deps-build: DEBS = $(DEBS_BUILD)
 deps-demo: DEBS = $(DEBS_DEMO)
 deps-check: DEBS = $(DEBS_CHECK)
+deps-clients: DEBS = $(DEBS_CLIENTS)
 deps-slow: DEBS = $(DEBS_SLOW)
 deps-valgrind: DEBS = $(DEBS_VALGRIND)
 deps-sanitize: DEBS = $(DEBS_SANITIZE)
 deps-fuzz: DEBS = $(DEBS_FUZZ)
 deps-bench: DEBS = $(DEBS_BENCH)
-deps-demo deps-check deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
+deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
 	@missing=; for p in $(DEBS); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 	    grep -q '^install ok installed' || missing="$$missing $$p"; done; \
@@ -104,16 +116,17 @@ t/powerloss/flip: t/powerloss/flip.c
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7) $(MAN8)
 
-demo: deps-demo all
+# The demo runs the commands alone: arc-notify (libsystemd) is not built.
+demo: deps-demo $(COMMANDS)
 	@examples/demo
 
 # A recorded Claude Code and Codex session played through the hook adapters.
-demo-hooks: deps-demo all
+demo-hooks: deps-demo $(COMMANDS)
 	@PATH="$(CURDIR):$$PATH" examples/hooks-demo
 
 # The hook fixtures and the adapters' outputs against the Claude Code and
 # Codex packages pinned in t/clients/ (npm, installed into t/clients/cache).
-check-clients: deps-check all
+check-clients: deps-clients all
 	@t/clients/check
 
 .PHONY: demo-hooks check-clients
@@ -177,10 +190,10 @@ fuzz-build: deps-fuzz
 	        $(addprefix fuzz/bin/,$(filter-out arcmain.o,$(OBJS))) \
 	        $(LDLIBS) || exit 1; done
 
-fuzz: fuzz-build
+fuzz: fuzz-build $(COMMANDS)
 	@fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-install: all
+install: deps-build all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(LIBEXECDIR)
@@ -209,7 +222,11 @@ clean:
 	rm -rf arc arc-notify $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
 	    $(TEST_HELPERS)
 
-.PHONY: all deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
+# The list a target installs: make -s debs-list T=CHECK (t/needs.bats).
+debs-list:
+	@echo $(DEBS_$(T))
+
+.PHONY: all debs-list deps-build deps-clients deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
 	deps-fuzz deps-bench check check-model check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	test-helpers \
 	install clean

@@ -132,10 +132,14 @@ words() {
 @test "make demo installs only what the demo runs: no compiler, valgrind or broker; make check what the tests need" {
 	run make -s -n -C "$TOP" deps-demo
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"libbsd-dev libmd-dev libzstd-dev jq;"* ]]
-	! grep -qE 'clang|valgrind|mosquitto|cjson' <<<"$output"
+	[[ "$output" == *"libbsd-dev libmd-dev libzstd-dev jq procps;"* ]]
+	! grep -qE 'clang|valgrind|mosquitto|cjson|libsystemd' <<<"$output"
 	run make -s -n -C "$TOP" deps-check
 	[[ "$output" == *" mosquitto "* && "$output" == *" tmux "* && "$output" == *" bats "* ]]
 	run make -s -n -C "$TOP" demo
 	[[ "$output" != *"deps-check"* ]]
+	# nor arc-notify, the one binary that needs libsystemd-dev
+	run make -p -n -C "$TOP" demo
+	! grep -qE '^demo:.*(all|arc-notify)' <<<"$output"
+	grep -qE '^demo:.*arc-validate' <<<"$output"
 }

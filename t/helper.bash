@@ -7,6 +7,15 @@ if [ -n "${BATS_TEST_DIRNAME:-}" ]; then
 	FIXTURES="$BATS_TEST_DIRNAME/fixtures"
 fi
 
+# needs PROGRAM...: for a file's setup_file: fails at once, naming each
+# program that is not installed, rather than each test after a timeout.
+needs() {
+	local c missing=
+	for c in "$@"; do command -v "$c" >/dev/null || missing+=" $c"; done
+	[ -z "$missing" ] ||
+	    { echo "not installed:$missing (t/README: What each file runs)" >&2; return 1; }
+}
+
 # arc_setup: what every test starts from: a journal of its own, the real
 # clock.  A file with a setup() of its own calls it first.
 arc_setup() {

@@ -4,6 +4,7 @@
 # out as retained messages, answers in through arc-apply, results back.
 load helper
 load mqtt/lib
+setup_file() { needs mosquitto mosquitto_sub mosquitto_pub systemd-analyze; }
 
 setup() {
 	arc_setup

@@ -11,16 +11,10 @@ load helper
 
 N() { echo "$BATS_TEST_TMPDIR/n"; }
 
-need() {
-	local c
-	for c in Xvfb dbus-daemon dunst dunstctl dbus-monitor; do
-		command -v "$c" >/dev/null || skip "$c is not installed"
-	done
-}
+setup_file() { needs Xvfb dbus-daemon dunst dunstctl dbus-monitor gdbus tmux import; }
 
 setup() {
 	arc_setup
-	need
 	export TZ=UTC XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config"
 	mkdir -p "$(N)" "$XDG_CONFIG_HOME/arc"
 	unset TMUX TMUX_PANE

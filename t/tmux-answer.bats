@@ -7,6 +7,7 @@
 # buffer behind, and a pane title set beforehand, so that an OSC 0 or 2
 # that got through would change it; the first test shows that both would.
 load helper
+setup_file() { needs tmux mandoc man; }
 
 TOP="$BATS_TEST_DIRNAME/.."
 

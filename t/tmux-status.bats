@@ -5,6 +5,7 @@
 # the client in a pane).  The snippets are taken from the documents
 # themselves, so that what is tested is what is documented.
 load helper
+setup_file() { needs tmux mandoc man; }
 
 TOP="$BATS_TEST_DIRNAME/.."
 

@@ -4,6 +4,7 @@
 # phone's viewport, driven over the DevTools protocol on a pipe (t/web/browse.mjs).
 # Screenshots go to $ARC_WEB_SHOTS when it is set.
 load helper
+setup_file() { needs lighttpd chromium node curl dbus-daemon mandoc; }
 HOOKS="$BATS_TEST_DIRNAME/../examples"
 P="$FIXTURES/hooks"
 SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10

@@ -160,7 +160,8 @@ check-sanitize: deps-sanitize test-helpers
 
 # libFuzzer targets, each run FUZZ_SECONDS from a corpus seeded with t/.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint fuzz_replay
+FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint fuzz_replay \
+	       fuzz_hook
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all
 fuzz-build: deps-fuzz

@@ -78,6 +78,14 @@ q_title(struct map *m, const char *t)
 
 /* ---- the keys' parts ---- */
 
+/* Names point into the payload, with no NUL after them. */
+static bool
+named(const struct jmember *mb, const char *name)
+{
+	return mb->namelen == strlen(name) &&
+	    memcmp(mb->name, name, mb->namelen) == 0;
+}
+
 /* The call as PermissionRequest and what follows it see it. */
 static const char *
 call_of(struct map *m)
@@ -96,10 +104,8 @@ call_of(struct map *m)
 		kept = arena_alloc(m->a, (in->n ? in->n : 1) * sizeof(*kept));
 		for (i = 0; i < in->n; i++) {
 			const struct jmember *mb = &in->members[i];
-			if (mb->namelen == strlen(mb->name) &&
-			    (strcmp(mb->name, "answers") == 0 ||
-			    strcmp(mb->name, "annotations") == 0 ||
-			    strcmp(mb->name, "metadata") == 0))
+			if (named(mb, "answers") || named(mb, "annotations") ||
+			    named(mb, "metadata"))
 				continue;
 			kept[n++] = *mb;
 		}
@@ -851,7 +857,7 @@ ask_reply(struct buf *b, struct arena *a, const struct jval *p,
 		hook_json(b, &(struct jval){ .type = J_STRING, .s = mb->name,
 		    .len = mb->namelen }, false);
 		buf_putc(b, ':');
-		if (mb->namelen == 7 && memcmp(mb->name, "answers", 7) == 0)
+		if (named(mb, "answers"))
 			buf_put(b, ans.p, ans.len);
 		else
 			hook_json(b, mb->value, false);

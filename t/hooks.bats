@@ -541,6 +541,20 @@ One-time code" ]
 	[ -z "$(active)" ]
 }
 
+@test "PostToolUse of AskUserQuestion, its answers in the input, withdraws the call's questions" {
+	start claude/ask-user-question
+	asked "claude-code:$SID:ask:" 2 >/dev/null
+	# ask-user-question.json as PostToolUse sees the call: the answers added
+	jq -c '.hook_event_name = "PostToolUse" | del(.permission_suggestions)
+	    | .tool_input.answers = {"Which date library should we use?": "Luxon"}
+	    | .tool_response = {}' "$P/claude/ask-user-question.json" >"$BATS_TEST_TMPDIR/post.json"
+	run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/post.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ -z "$(active)" ]
+	finish
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+}
+
 @test "keys stay within 100 characters of [A-Za-z0-9._:-]; a long server name or id is hashed, and ElicitationResult still finds it" {
 	long=$(printf 'a%.0s' $(seq 40))
 	# elicitation-confirm.json with the longest plain session, server and id

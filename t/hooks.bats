@@ -914,3 +914,22 @@ Publish the crate to crates.io|allow,deny" ]
 	[ -z "$(active)" ]
 }
 
+# ---- arc-hook --settings: the README's blocks ----
+
+@test "the README's settings blocks are what arc-hook --settings prints, and they parse" {
+	local readme block
+	readme=$(cat "$BATS_TEST_DIRNAME/../README")
+	for args in claude-code codex "codex --toml" gemini; do
+		block=$(arc-hook --settings $args --prefix /usr/local | sed 's/^\(.\)/    \1/')
+		[[ "$readme" == *"$block"* ]] || { echo "README lacks arc-hook --settings $args:"; echo "$block"; false; }
+	done
+	for h in claude-code codex gemini; do
+		arc-hook --settings $h | jq -e '.hooks | length > 0' >/dev/null
+		# synchronous: no async hook, and short timeouts for the notices
+		[ "$(arc-hook --settings $h | jq '[.hooks[][].hooks[] | select(.async)] | length')" -eq 0 ]
+	done
+	arc-hook --settings claude-code --prefix /opt/arc | jq -e '[.hooks[][].hooks[].command] | unique == ["/opt/arc/bin/arc-hook claude-code"]' >/dev/null
+	python3 -c 'import sys, tomllib; tomllib.loads(sys.stdin.read())' < <(arc-hook --settings codex --toml)
+	run arc-hook --settings nosuch
+	[ "$status" -eq 2 ]
+}

@@ -296,10 +296,10 @@ release(struct call *c, const char *outcome)
 
 	if (c->plan.wait == WAIT_NONE)
 		return;
-	for (i = 0; i < c->plan.nreq && c->own[i]; i++)
-		break;
+	for (i = 0; i < c->plan.nreq && !c->own[i]; i++)
+		;
 	if (i == c->plan.nreq)
-		return;	/* none is ours */
+		return;	/* none is ours: no journal to open */
 	if (!applier_open(&ap, NULL) || !journal_lock(&ap.j, true)) {
 		applier_close(&ap);
 		return;

@@ -10,13 +10,14 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd -lzstd
 
-COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-web
+COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web
 # arc-notify is a binary of its own: it alone links libsystemd (sd-bus).
 NOTIFY_OBJS = arc-notify.o arcnotifyconf.o
 NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
-	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o \
-	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
+	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
+	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o \
+	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o \
@@ -24,11 +25,12 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arctmux.h
+	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
+	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arctmux.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
-	   man/arc-acp.1 man/arc-notify.1
+	   man/arc-acp.1 man/arc-notify.1 man/arc-hook.1
 MAN5	 = man/arc-journal.5 man/arc-notify.conf.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 MAN8	 = man/arc-web.8
@@ -74,6 +76,9 @@ $(COMMANDS): arc
 
 .c.o:
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $<
+
+# arc-hook --settings names where make install puts it.
+arc-hook.o: CPPFLAGS += -DARC_BINDIR='"$(BINDIR)"'
 
 # Installs what is missing of a list, and nothing when all is there.
 deps-build: DEBS = $(DEBS_BUILD)
@@ -176,7 +181,7 @@ check-sanitize: deps-sanitize test-helpers
 # libFuzzer targets, each run FUZZ_SECONDS from a corpus seeded with t/.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS = fuzz_validate fuzz_apply fuzz_journal fuzz_checkpoint fuzz_replay \
-	       fuzz_acpmsg
+	       fuzz_acpmsg fuzz_hook
 FUZZFLAGS = -O1 -g -fsanitize=fuzzer,address,undefined \
 	    -fno-sanitize-recover=all
 fuzz-build: deps-fuzz

@@ -20,6 +20,7 @@
 #include "arcjournal.h"
 #include "arccmd.h"
 #include "arcwords.h"
+#include "arcsettle.h"
 
 static const char usage[] =
 "usage: arc-wait [-j journal] [-t duration] key\n"
@@ -35,165 +36,43 @@ static const char usage[] =
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
-enum marked { MARKED, NOT_MARKED, MARK_FAILED };
-
-/*
- * Marks a due question expired in the journal, as judged at now (the one
- * judge, question_state()); NOT_MARKED when it was not due, or is no
- * longer pending, by the time the lock was had.
- */
-static enum marked
-mark_expired(struct journal *j, struct arena *a, const char *key,
-    const char *now)
-{
-	struct current	 cur;
-	struct change	 ch;
-	enum marked	 m = NOT_MARKED;
-
-	if (!journal_lock(j, true))
-		return MARK_FAILED;
-	arena_reset(a);
-	current_of(j, a, sv_str(key), &cur);
-	if (rules_expire(&cur, now, journal_clock(j, now), &ch)) {
-		journal_record(j, journal_clock(j, now), &ch);
-		m = journal_append(j) ? MARKED : MARK_FAILED;
-	}
-	journal_unlock(j);
-	return m;
-}
-
-/*
- * Until the question under key is settled, or timeout ms (-1: never)
- * pass: each look a shared lock, then a sleep on the journal's folder
- * until it changes, the deadline comes or the timeout.
- */
+/* Waits (arcsettle.c), then says what became of the question. */
 static int
 wait_for(const char *journal, const char *key, int64_t timeout)
 {
-	struct journal	 j;
-	struct question	 qn;
-	struct arena	 arena = { 0 }, marking = { 0 };
-	struct stat	 sb;
-	struct buf	 shown = { 0 };
-	char		*path, *base = NULL;
-	int64_t		 give_up = -1, wait_ms;
-	int		 fd = -1, status;
-	bool		 watched = false, looked_again = false;
+	struct buf	 shown = { 0 }, record = { 0 };
+	int		 status = EXIT_SYSTEM;
+	enum settled	 s = settle_wait(journal, key, timeout, -1, &record);
 
-	if (timeout >= 0)
-		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
-		    INT64_MAX / 2;
-	path = journal_default_path(journal);
-	if (stat(path, &sb) == -1 && errno == ENOENT) {
+	switch (s) {
+	case SETTLED_ANSWERED:
+	case SETTLED_OTHER:
+		buf_putc(&record, '\n');
+		write_stdout(&record);
+		flush_stdout();
+		status = s == SETTLED_ANSWERED ? 0 : EXIT_REJECTED;
+		break;
+	case SETTLED_NO_JOURNAL:
 		warnx("%s: no question under this key (no journal yet)",
 		    safe(&shown, key));
-		buf_free(&shown);
-		free(path);
-		return EXIT_REJECTED;
+		status = EXIT_REJECTED;
+		break;
+	case SETTLED_NO_QUESTION:
+	case SETTLED_NOTICE:
+		warnx("%s: no question under this key%s", safe(&shown, key),
+		    s == SETTLED_NOTICE ? " (a notice: nothing to answer)" :
+		    "");
+		status = EXIT_REJECTED;
+		break;
+	case SETTLED_TIMEOUT:
+		status = EXIT_TIMEOUT;
+		break;
+	case SETTLED_STOPPED:
+	case SETTLED_FAILED:
+		break;
 	}
-	if (!journal_open(&j, path, true)) {
-		journal_close(&j);
-		buf_free(&shown);
-		free(path);
-		return EXIT_SYSTEM;
-	}
-	{
-		char *copy = strdup(path);
-		if (copy == NULL || (base = strdup(basename(copy))) == NULL)
-			err(EXIT_SYSTEM, "strdup");
-		free(copy);
-	}
-	for (status = -1; status < 0;) {
-		const char *now;
-
-		arena_reset(&arena);
-		if (!journal_lock(&j, false)) {
-			status = EXIT_SYSTEM;
-			break;
-		}
-		journal_unlock(&j);
-		find_question(&j, &arena, key, &qn);
-		if (!qn.found) {
-			warnx("%s: no question under this key%s", safe(&shown,
-			    key), state_lookup(j.st, key) != NULL ?
-			    " (a notice: nothing to answer)" : "");
-			status = EXIT_REJECTED;
-			break;
-		}
-		now = arc_now_advancing();
-		if (sv_is(qn.q.f[I_STATUS], "pending") &&
-		    question_status(&qn.q, now) == Q_EXPIRED) {
-			/* Its deadline passed: say so in the journal. */
-			switch (mark_expired(&j, &marking, key, now)) {
-			case MARK_FAILED:
-				status = EXIT_SYSTEM;
-				break;
-			case MARKED:
-				continue;
-			case NOT_MARKED:
-				/*
-				 * Settled meanwhile (answered, expired or
-				 * replaced by another): look again.  The one
-				 * judge agrees with itself, so a second time
-				 * means the record itself is stale.
-				 */
-				if (!looked_again) {
-					looked_again = true;
-					continue;
-				}
-				print_interaction(&arena, qn.text);
-				status = EXIT_REJECTED;
-				break;
-			}
-			break;
-		}
-		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
-			print_interaction(&arena, qn.text);
-			status = sv_is(qn.q.f[I_STATUS], "answered") ? 0 :
-			    EXIT_REJECTED;
-			break;
-		}
-		/*
-		 * Pending: watch the journal (only now: a question already
-		 * settled costs no inotify instance, whose release is slow),
-		 * look once more, then sleep until it changes or a deadline.
-		 */
-		if (!watched) {
-			watched = true;
-			fd = folder_watch(path);
-			continue;
-		}
-		wait_ms = rfc3339_ms_between(now, sv_cstr_of(&arena,
-		    qn.q.f[I_EXPIRES_AT]));
-		if (give_up >= 0) {
-			int64_t left = give_up - monotonic_ms();
-			if (left <= 0) {
-				status = EXIT_TIMEOUT;
-				break;
-			}
-			if (left < wait_ms)
-				wait_ms = left;
-		}
-		if (fd == -1 && wait_ms > 100)
-			wait_ms = 100;	/* no inotify: poll */
-		else if (wait_ms > 1000)
-			wait_ms = 1000;	/* a slow poll, in case a watch is lost */
-		/*
-		 * Pending by the judge, yet due within the millisecond (or a
-		 * clock at the end of time): a short sleep, never a spin.
-		 */
-		if (wait_ms < 10)
-			wait_ms = 10;
-		(void)folder_sleep(fd, base, wait_ms + 1, -1);
-	}
-	if (fd != -1)
-		(void)close(fd);
-	free(path);
-	free(base);
 	buf_free(&shown);
-	arena_free(&arena);
-	arena_free(&marking);
-	journal_close(&j);
+	buf_free(&record);
 	return status;
 }
 

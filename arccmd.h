@@ -46,6 +46,7 @@ struct applier {
 	bool		 quiet;
 	bool		 answers_only;	/* --answers: response.submitted only */
 	const struct offdevice *off;	/* --off-device: results as they leave */
+	bool		 keep_out;	/* results stay in out, for the caller */
 	int		 status;
 	struct verdict	 last;	/* of the event apply_one last took */
 };

@@ -270,9 +270,11 @@ applier_commit(struct applier *ap)
 	if (!journal_append(&ap->j))
 		return false;
 	journal_unlock(&ap->j);
-	write_stdout(&ap->out);
-	ap->out.len = 0;
-	flush_stdout();
+	if (!ap->keep_out) {	/* arc-hook reads them itself */
+		write_stdout(&ap->out);
+		ap->out.len = 0;
+		flush_stdout();
+	}
 	/*
 	 * With the results out, the journal may earn a compaction; one that
 	 * fails (it said why) undoes nothing that was stored and reported.

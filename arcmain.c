@@ -1,6 +1,6 @@
 /*
  * One program, named by argv[0]: arc-validate, arc-apply, arc-status,
- * arc-wait, arc-answer, arc-emit.  Kept apart so that the fuzz targets
+ * arc-wait, arc-answer, arc-emit, arc-acp, arc-hook, arc-web.  Kept apart so that the fuzz targets
  * can link the front ends without it.
  */
 #include <err.h>
@@ -22,6 +22,7 @@ int	emit_main(int, char **);
 
 int	acp_main(int, char **);	/* arc-acp.c */
 int	web_main(int, char **);	/* arc-web.c: CGI, in $(PREFIX)/lib/arc */
+int	hook_main(int, char **);	/* arc-hook.c: agents' hooks */
 
 static const struct command {
 	const char	*name;
@@ -35,6 +36,7 @@ static const struct command {
 	{ "arc-emit", emit_main },
 	{ "arc-acp", acp_main },
 	{ "arc-web", web_main },
+	{ "arc-hook", hook_main },
 };
 
 int
@@ -51,6 +53,6 @@ main(int argc, char **argv)
 		if (strcmp(name, commands[i].name) == 0)
 			return commands[i].main(argc, argv);
 	warnx("run me as one of arc-validate, arc-apply, arc-answer, "
-	    "arc-wait, arc-status, arc-emit, arc-acp or arc-web");
+	    "arc-wait, arc-status, arc-emit, arc-acp, arc-hook or arc-web");
 	return EXIT_USAGE;
 }

@@ -4,8 +4,9 @@
 # the pinned Claude Code and Codex (their types and JSON Schemas), as it
 # proves that the outputs in out/ are what the clients accept.  Here: what
 # each event opens or closes, what the person is asked, and what goes back.
-# Observed through the commands only: arc-apply's result lines (a wrapper
-# keeps them), arc-status, arc-wait and arc-answer.
+# The adapters are one-line wrappers that exec arc-hook(1), which applies
+# and waits in-process.  Observed through the commands and the records the
+# journal holds (arc-journal(5)): arc-status, arc-wait and arc-answer.
 load helper
 
 HOOKS="$BATS_TEST_DIRNAME/../examples"
@@ -15,16 +16,21 @@ CX=0199a213-81c0-7800-8aa1-bbab2a035a53	# the Codex fixtures' session
 
 setup() {
 	arc_setup
-	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT
-	# Every result line arc-apply prints, for the adapters too.
-	APPLIED="$BATS_TEST_TMPDIR/applied"
-	mkdir -p "$BATS_TEST_TMPDIR/shim"
-	printf '#!/usr/bin/env bash\nset -o pipefail\n"%s" "$@" | tee -a "%s"\n' \
-	    "$(command -v arc-apply)" "$APPLIED" >"$BATS_TEST_TMPDIR/shim/arc-apply"
-	chmod +x "$BATS_TEST_TMPDIR/shim/arc-apply"
-	PATH="$BATS_TEST_TMPDIR/shim:$PATH"
-	: >"$APPLIED"
+	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT TMUX TMUX_PANE
+	MARK=0
 }
+
+# records: every record the journal holds (arc-journal(5)), one a line:
+# its key, its event's type, and the records as stored.
+records() {
+	[ -s "$ARC_JOURNAL" ] || return 0
+	jq -c 'select(.index) | {key: .index.key, type: .event.type,
+	    notification, interaction}' "$ARC_JOURNAL"
+}
+
+# applied: the records written since the last mark (all, without one).
+applied() { records | tail -n +$((MARK + 1)); }
+mark() { MARK=$(records | wc -l); }
 
 # An adapter a failed test left waiting is stopped (by its pid).
 teardown() {
@@ -81,14 +87,14 @@ end() {
 	wait "${!p}" || status=$?
 }
 
-# await_question JQ [N]: waits (up to 10 s) until arc-apply has opened N (default
-# 1) questions whose interaction record matches JQ, and prints the key of
-# the latest one.
+# await_question JQ [N]: waits (up to 10 s) until the journal holds N (default
+# 1) questions opened whose interaction record matches JQ, and prints the key
+# of the latest one.
 await_question() {
 	local i keys
 	for i in $(seq 200); do
-		keys=$(jq -r "select(.interaction.status == \"pending\"
-		    and .status < 300) | select(.interaction | $1) | .key" "$APPLIED")
+		keys=$(applied | jq -r "select(.interaction.status == \"pending\")
+		    | select(.interaction | $1) | .key")
 		if [ -n "$keys" ] && [ "$(wc -l <<<"$keys")" -ge "${2:-1}" ]; then
 			tail -1 <<<"$keys"
 			return 0
@@ -116,10 +122,10 @@ asked() {
 	return 1
 }
 
-# record KEY: the latest notification record arc-apply reported for KEY.
+# record KEY: the latest notification record the journal holds for KEY.
 record() {
-	jq -c --arg k "$1" 'select(.key == $k and .notification != null)
-	    | .notification' "$APPLIED" | tail -1
+	applied | jq -c --arg k "$1" 'select(.key == $k and .notification != null)
+	    | .notification' | tail -1
 }
 
 # active: the keys of the active conditions.
@@ -135,16 +141,6 @@ same() {
 
 # session_alive SID: the processes of session SID that have not exited.
 session_alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
-
-# waiting SID: waits (up to 10 s) until an arc-wait runs in session SID.
-waiting() {
-	local i
-	for i in $(seq 200); do
-		ps -s "$1" -o args= | grep -q '[a]rc-wait' && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 # ---- Notification ----
 
@@ -190,10 +186,10 @@ waiting() {
 	hook claude/user-prompt-submit
 	start claude/permission-bash
 	key=$(asked "claude-code:$SID:perm:")
-	: >"$APPLIED"
+	mark
 	hook claude/notification-permission
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[ ! -s "$APPLIED" ]
+	[ -z "$(applied)" ]
 	[ "$(active)" = "$key" ]
 	arc-answer "$key" deny >/dev/null
 	finish
@@ -397,7 +393,7 @@ One-time code" ]
 @test "PostToolUse with nothing open writes nothing" {
 	hook claude/post-tool-use
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[ ! -s "$APPLIED" ]
+	[ -z "$(applied)" ]
 }
 
 # ---- two hooks at once: each acts on its own question only ----
@@ -438,16 +434,16 @@ One-time code" ]
 	begin newer "$P/claude/permission-bash.json"
 	# the newer question replaces the older one under the same key
 	[ "$(await_question '.choices[1].id == "always"' 2)" = "$key" ]
-	[ "$(jq -s 'map(.interaction.id) | unique | length' "$APPLIED")" -eq 2 ]
+	[ "$(applied | jq -s 'map(.interaction.id) | unique | length')" -eq 2 ]
 	arc-answer "$key" always >/dev/null
 	end newer
 	[ "$status" -eq 0 ]
 	same claude/out/permission-always.json newer
 	end older
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
-	grep -q "^claude-code-hook: the answer is to another hook's question" "$BATS_TEST_TMPDIR/older.err"
-	# the two questions, and nothing else: the older one resolved nothing
-	[ "$(jq -s 'map(.status) | join(",")' "$APPLIED")" = '"201,200"' ]
+	grep -q "^arc-hook: the answer is to another hook's question" "$BATS_TEST_TMPDIR/older.err"
+	# the two questions and the answer, nothing else: the older one resolved nothing
+	[ "$(applied | jq -s 'map(.type) | join(",")')" = '"request.created,request.created,response.submitted"' ]
 	[ "$(arc-status --json --show "$key" | jq -r .notification.outcome)" = answered ]
 }
 
@@ -456,8 +452,7 @@ One-time code" ]
 	key=$(asked "claude-code:$SID:perm:")
 	begin newer "$P/claude/permission-bash.json"
 	await_question '.choices[1].id == "always"' 2 >/dev/null
-	[ "$(jq -s 'map(.interaction.id) | unique | length' "$APPLIED")" -eq 2 ]
-	waiting "$pid_older"
+	[ "$(applied | jq -s 'map(.interaction.id) | unique | length')" -eq 2 ]
 	kill -s TERM "$pid_older"
 	end older
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
@@ -546,6 +541,20 @@ One-time code" ]
 	[ -z "$(active)" ]
 }
 
+@test "PostToolUse of AskUserQuestion, its answers in the input, withdraws the call's questions" {
+	start claude/ask-user-question
+	asked "claude-code:$SID:ask:" 2 >/dev/null
+	# ask-user-question.json as PostToolUse sees the call: the answers added
+	jq -c '.hook_event_name = "PostToolUse" | del(.permission_suggestions)
+	    | .tool_input.answers = {"Which date library should we use?": "Luxon"}
+	    | .tool_response = {}' "$P/claude/ask-user-question.json" >"$BATS_TEST_TMPDIR/post.json"
+	run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/post.json"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ -z "$(active)" ]
+	finish
+	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
+}
+
 @test "keys stay within 100 characters of [A-Za-z0-9._:-]; a long server name or id is hashed, and ElicitationResult still finds it" {
 	long=$(printf 'a%.0s' $(seq 40))
 	# elicitation-confirm.json with the longest plain session, server and id
@@ -605,7 +614,7 @@ One-time code" ]
 @test "SubagentStop changes nothing" {
 	hook claude/subagent-stop
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[ ! -s "$APPLIED" ]
+	[ -z "$(applied)" ]
 }
 
 @test "UserPromptSubmit: the person is back, every request of this session is resolved, other sessions' stay" {
@@ -625,10 +634,10 @@ One-time code" ]
 
 @test "UserPromptSubmit from a /loop wake-up is not the person: nothing changes" {
 	hook claude/stop
-	: >"$APPLIED"
+	mark
 	hook claude/user-prompt-submit-loop
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[ ! -s "$APPLIED" ]
+	[ -z "$(applied)" ]
 	[ "$(active)" = "claude-code:$SID:stop" ]
 }
 
@@ -647,7 +656,7 @@ One-time code" ]
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[[ "$stderr" == *"no answer"* ]]
 	[ -z "$(active)" ]
-	run arc-wait -t 1 "$(jq -r 'select(.interaction) | .key' "$APPLIED" | head -1)"
+	run arc-wait -t 1 "$(applied | jq -r 'select(.interaction) | .key' | head -1)"
 	[ "$status" -eq 1 ]
 	[ "$(field .status)" = expired ]
 }
@@ -669,7 +678,7 @@ One-time code" ]
 	for p in '' 'not json' '[1,2]' '"x"' '{"hook_event_name":"PermissionRequest"'; do
 		run --separate-stderr "$HOOKS/claude-code-hook" <<<"$p"
 		[ "$status" -eq 0 ] && [ -z "$output" ]
-		[[ "$stderr" == "claude-code-hook: the payload is not one JSON object in UTF-8"* ]]
+		[[ "$stderr" == "arc-hook: the payload is not one JSON object in UTF-8"* ]]
 	done
 	run --separate-stderr "$HOOKS/claude-code-hook" </dev/null
 	[ "$status" -eq 0 ] && [ -z "$output" ]
@@ -677,7 +686,7 @@ One-time code" ]
 	# a lone surrogate (which ARC refuses) in a command
 	run --separate-stderr "$HOOKS/claude-code-hook" <<<'{"hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"rm -rf \ud800"}}'
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[[ "$stderr" == "claude-code-hook: the payload is not one JSON object in UTF-8"* ]]
+	[[ "$stderr" == "arc-hook: the payload is not one JSON object in UTF-8"* ]]
 	[[ "$stderr" != *"rm -rf"* ]]
 	[ -z "$(active)" ]
 	# bytes that are not UTF-8 are read as U+FFFD, and the notice stays valid
@@ -692,7 +701,7 @@ One-time code" ]
 	[[ "$stderr" == *"is not on PATH"* ]]
 	ARC_JOURNAL=/proc/arc/journal hook claude/permission-bash
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[[ "$stderr" == *"arc-apply did not take the PermissionRequest request"* ]]
+	[[ "$stderr" == *"did not take the PermissionRequest request"* ]]
 	[[ "$stderr" != *"npm run deploy"* ]]
 }
 
@@ -706,26 +715,30 @@ One-time code" ]
 			[ -z "$output" ] || { echo "$a $f: printed $output"; false; }
 		done
 	done
-	# a broken jq, and a broken arc-wait, are failures too
-	printf '#!/bin/sh\nexit 2\n' >"$BATS_TEST_TMPDIR/shim/arc-wait"
-	chmod +x "$BATS_TEST_TMPDIR/shim/arc-wait"
-	hook claude/permission-bash
-	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[[ "$stderr" == *"arc-wait failed (exit 2)"* ]]
+	# an unknown host, or none, is a failure too
+	for h in claude gemini-cli ""; do
+		run --separate-stderr arc-hook $h <"$P/claude/permission-bash.json"
+		[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "arc-hook $h: $status $output"; false; }
+	done
 	[ -z "$(active)" ]
-	printf '#!/bin/sh\nexit 2\n' >"$BATS_TEST_TMPDIR/shim/jq"
-	chmod +x "$BATS_TEST_TMPDIR/shim/jq"
-	hook claude/permission-bash
-	[ "$status" -eq 0 ] && [ -z "$output" ]
-	hook claude/stop
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
+@test "no shell, no jq, no arc-wait at run time: arc-hook with nothing on PATH asks, waits and answers" {
+	env PATH=/nonexistent "$ARC_BIN/arc-hook" claude-code <"$P/claude/permission-bash.json" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	hookpid=$!
+	arc-answer "$(asked "claude-code:$SID:perm:")" allow >/dev/null
+	finish
+	[ "$status" -eq 0 ]
+	same claude/out/permission-allow.json
+	env PATH=/nonexistent "$ARC_BIN/arc-hook" claude-code <"$P/claude/stop.json"
+	[ "$(active)" = "claude-code:$SID:stop" ]
 }
 
 @test "TERM, INT and HUP withdraw the question, stop arc-wait and leave no process behind" {
 	for sig in TERM INT HUP; do
 		start claude/permission-bash
 		key=$(asked "claude-code:$SID:perm:")
-		waiting "$hookpid"
 		kill -s "$sig" "$hookpid"
 		finish
 		[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
@@ -801,7 +814,7 @@ Publish the crate to crates.io|allow,deny" ]
 	same codex/out/permission-deny.json newer
 	end older
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
-	grep -q "^codex-hook: the answer is to another hook's question under the same key; Codex asks" "$BATS_TEST_TMPDIR/older.err"
+	grep -q "^arc-hook: the answer is to another hook's question under the same key; Codex asks" "$BATS_TEST_TMPDIR/older.err"
 	[[ $key =~ ^codex:$CX:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
 }
 
@@ -811,7 +824,7 @@ Publish the crate to crates.io|allow,deny" ]
 	kill -s TERM "$hookpid"
 	finish
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
-	grep -q '^codex-hook: stopped by a signal' "$BATS_TEST_TMPDIR/err"
+	grep -q '^arc-hook: stopped by a signal' "$BATS_TEST_TMPDIR/err"
 	[ -z "$(active)" ]
 	for i in $(seq 100); do [ -n "$(session_alive "$hookpid")" ] || break; sleep 0.05; done
 	[ -z "$(session_alive "$hookpid")" ]
@@ -824,7 +837,7 @@ Publish the crate to crates.io|allow,deny" ]
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	run record "codex:$CX:stop"
 	[ "$(field '[.kind, .type, .project, .session_id, .message] | join("|")')" = "completion|completed|api|$CX|Codex finished a turn in api and is waiting for you." ]
-	! grep -q -e 'Rename the handler' -e 'Renamed it' "$APPLIED"
+	! applied | grep -q -e 'Rename the handler' -e 'Renamed it'
 	# the hooks' UserPromptSubmit resolves it too: one key for the turn
 	hook codex-hook codex/user-prompt-submit
 	[ -z "$(active)" ]
@@ -843,7 +856,7 @@ Publish the crate to crates.io|allow,deny" ]
 	done
 	run --separate-stderr "$HOOKS/codex-notify"
 	[ "$status" -eq 0 ]
-	[ ! -s "$APPLIED" ]
+	[ -z "$(applied)" ]
 }
 
 @test "the adapters are valid shell, and the demo plays the recorded session" {
@@ -870,10 +883,10 @@ Publish the crate to crates.io|allow,deny" ]
 	done
 }
 
-@test "make install puts the adapters where the README's snippets run them, and they run from there" {
+@test "make install puts arc-hook and the adapters where the README's snippets run them, and they run from there" {
 	local root="$BATS_TEST_TMPDIR/root" c
 	make -s -C "$BATS_TEST_DIRNAME/.." install DESTDIR="$root" >/dev/null
-	run grep -o -e '/usr/local/share/arc/examples/[a-z-]*' "$BATS_TEST_DIRNAME/../README"
+	run grep -o -e '/usr/local/share/arc/examples/[a-z-]*' -e '/usr/local/bin/arc-[a-z]*' "$BATS_TEST_DIRNAME/../README"
 	[ "${#lines[@]}" -gt 10 ]
 	for c in $(printf '%s\n' "${lines[@]}" | sort -u); do
 		[ -x "$root$c" ] || { echo "README runs $c, make install does not put it there"; false; }
@@ -881,4 +894,42 @@ Publish the crate to crates.io|allow,deny" ]
 	run --separate-stderr "$root/usr/local/share/arc/examples/codex-hook" <"$P/codex/stop.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[ "$(active)" = "codex:$CX:stop" ]
+}
+
+# ---- Gemini CLI ----
+
+@test "Gemini CLI: a ToolPermission notification is a blocked notice naming the command; AfterAgent resolves it and says finished; nothing printed" {
+	GS=$(jq -r .session_id "$P/gemini/notification-exec.json")
+	hook gemini-hook gemini/notification-exec
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run record "gemini-cli:$GS:notice:permission"
+	[ "$(field '[.kind, .priority, .agent, .agent_name] | join("|")')" = "blocked|high|gemini-cli|Gemini CLI" ]
+	[[ "$(field .message)" == *'$ '* ]]
+	hook gemini-hook gemini/after-agent
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$(active)" = "gemini-cli:$GS:stop" ]
+	[ "$(record "gemini-cli:$GS:stop" | jq -r '[.kind, .title] | join("|")')" = "completion|Gemini CLI finished" ]
+	[ "$(record "gemini-cli:$GS:notice:permission" | jq -r .outcome)" = not_needed ]
+	hook gemini-hook gemini/before-agent
+	[ -z "$(active)" ]
+}
+
+# ---- arc-hook --settings: the README's blocks ----
+
+@test "the README's settings blocks are what arc-hook --settings prints, and they parse" {
+	local readme block
+	readme=$(cat "$BATS_TEST_DIRNAME/../README")
+	for args in claude-code codex "codex --toml" gemini; do
+		block=$(arc-hook --settings $args --prefix /usr/local | sed 's/^\(.\)/    \1/')
+		[[ "$readme" == *"$block"* ]] || { echo "README lacks arc-hook --settings $args:"; echo "$block"; false; }
+	done
+	for h in claude-code codex gemini; do
+		arc-hook --settings $h | jq -e '.hooks | length > 0' >/dev/null
+		# synchronous: no async hook, and short timeouts for the notices
+		[ "$(arc-hook --settings $h | jq '[.hooks[][].hooks[] | select(.async)] | length')" -eq 0 ]
+	done
+	arc-hook --settings claude-code --prefix /opt/arc | jq -e '[.hooks[][].hooks[].command] | unique == ["/opt/arc/bin/arc-hook claude-code"]' >/dev/null
+	python3 -c 'import sys, tomllib; tomllib.loads(sys.stdin.read())' < <(arc-hook --settings codex --toml)
+	run arc-hook --settings nosuch
+	[ "$status" -eq 2 ]
 }

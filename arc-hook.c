@@ -1,0 +1,718 @@
+/*
+ * arc-hook: an agent's hooks as ARC requests, one program for every host
+ * (Claude Code, Codex, Gemini CLI).  The hook's JSON payload on standard
+ * input becomes events applied in-process through arc-apply's applier;
+ * for a question it waits in-process as arc-wait does, then prints the
+ * person's decision in the host's output format.  Each host's mapping is
+ * a file of its own (archost-*.c).  See arc-hook(1) and arc-hooks(7).
+ *
+ * It never decides by accident: on any failure of its own it prints
+ * nothing and exits 0, so that the host asks in its own dialog, and it
+ * says why on standard error, never with the payload's text.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arc.h"
+#include "arcterm.h"
+#include "arcproblem.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
+#include "arccmd.h"
+#include "arcsettle.h"
+#include "archook.h"
+#include "archost-claude.h"
+#include "archost-gemini.h"
+
+#ifndef ARC_BINDIR
+#define ARC_BINDIR "/usr/local/bin"
+#endif
+#define TIMEOUT_DEFAULT	300	/* seconds (ARC_HOOK_TIMEOUT) */
+
+struct host {
+	const char	*name, *client, *title;	/* HOST; sender id, name */
+	bool		(*plan)(struct arena *, const struct jval *,
+			    struct hook_who *, struct hook_plan *);
+	bool		(*reply)(struct buf *, struct arena *,
+			    const struct jval *, const struct hook_who *,
+			    const struct hook_plan *, const struct jval *const *);
+	bool		 timed;	/* reads ARC_HOOK_TIMEOUT */
+};
+
+static const struct host hosts[] = {
+	{ "claude-code", "claude-code", "Claude Code", claude_plan,
+	    claude_reply, true },
+	{ "codex", "codex", "Codex", claude_plan, claude_reply, true },
+	{ "gemini", "gemini-cli", "Gemini CLI", gemini_plan, NULL, false },
+};
+
+/* ---- settings: what a host's configuration holds ---- */
+
+static const struct setting {
+	const char	*host, *event, *matcher;
+	int		 timeout;	/* the host's unit */
+	bool		 asks;		/* waits for a person */
+} settings[] = {
+	{ "claude-code", "PermissionRequest", NULL, 330, true },
+	{ "claude-code", "Elicitation", NULL, 330, true },
+	{ "claude-code", "SessionEnd", NULL, 5, false },
+	{ "claude-code", "Notification", NULL, 5, false },
+	{ "claude-code", "Stop", NULL, 5, false },
+	{ "claude-code", "UserPromptSubmit", NULL, 5, false },
+	{ "claude-code", "PostToolUse", NULL, 5, false },
+	{ "claude-code", "PostToolUseFailure", NULL, 5, false },
+	{ "claude-code", "PermissionDenied", NULL, 5, false },
+	{ "claude-code", "ElicitationResult", NULL, 5, false },
+	{ "codex", "PermissionRequest", NULL, 330, true },
+	{ "codex", "Stop", NULL, 5, false },
+	{ "codex", "UserPromptSubmit", NULL, 5, false },
+	{ "codex", "SessionEnd", NULL, 3, false },
+	{ "codex", "Interrupt", NULL, 3, false },
+	{ "gemini", "Notification", "ToolPermission", 5000, false },
+	{ "gemini", "AfterAgent", NULL, 5000, false },
+	{ "gemini", "BeforeAgent", NULL, 5000, false },
+	{ "gemini", "SessionEnd", NULL, 5000, false },
+};
+
+static void
+print_settings(const char *host, const char *bindir, bool toml)
+{
+	struct buf	 b = { 0 }, cmd = { 0 };
+	size_t		 i, n = 0, k = 0;
+
+	buf_printf(&cmd, "%s/arc-hook %s", bindir, host);
+	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
+		n += strcmp(settings[i].host, host) == 0;
+	if (!toml)
+		buf_puts(&b, "{\n  \"hooks\": {\n");
+	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
+		const struct setting *s = &settings[i];
+		if (strcmp(s->host, host) != 0)
+			continue;
+		k++;
+		if (toml) {
+			buf_printf(&b, "%s[[hooks.%s]]\n", k > 1 ? "\n" : "",
+			    s->event);
+			if (s->matcher != NULL)
+				buf_printf(&b, "matcher = \"%s\"\n", s->matcher);
+			buf_printf(&b, "[[hooks.%s.hooks]]\ntype = \"command\"\n"
+			    "command = ", s->event);
+			buf_json_str(&b, cmd.p, cmd.len);
+			buf_printf(&b, "\ntimeout = %d\n", s->timeout);
+			if (s->asks)
+				buf_puts(&b, "statusMessage = \"Asking you "
+				    "through arc\"\n");
+			continue;
+		}
+		buf_printf(&b, "    \"%s\": [{ ", s->event);
+		if (s->matcher != NULL)
+			buf_printf(&b, "\"matcher\": \"%s\", ", s->matcher);
+		buf_puts(&b, "\"hooks\": [{ \"type\": \"command\",\n"
+		    "      \"command\": ");
+		buf_json_str(&b, cmd.p, cmd.len);
+		buf_printf(&b, ",\n      \"timeout\": %d", s->timeout);
+		if (s->asks)
+			buf_puts(&b, ", \"statusMessage\": \"Asking you through "
+			    "arc\"");
+		buf_printf(&b, " }] }]%s\n", k < n ? "," : "");
+	}
+	if (!toml)
+		buf_puts(&b, "  }\n}\n");
+	write_stdout(&b);
+	flush_stdout();
+	buf_free(&b);
+	buf_free(&cmd);
+}
+
+/* ---- one call ---- */
+
+/*
+ * Signals: TERM, INT and HUP withdraw the question.  The handler closes
+ * the read end of a pipe whose write end the wait polls (arcsettle.c).
+ */
+static volatile sig_atomic_t	 stopped;
+static volatile sig_atomic_t	 stop_reader = -1;
+static bool			 finished;	/* exit as the code says */
+
+static void
+on_signal(int sig)
+{
+	int fd = stop_reader;
+
+	(void)sig;
+	stopped = 1;
+	if (fd != -1) {
+		stop_reader = -1;
+		(void)close(fd);
+	}
+}
+
+/* Whatever ends the program before its end (err(3) too) exits 0. */
+static void
+exit_zero(void)
+{
+	if (!finished)
+		_exit(0);
+}
+
+struct call {
+	const struct host	*host;
+	struct hook_who		 who;
+	struct hook_plan	 plan;
+	struct arena		 arena;	/* the payload, the plan */
+	const struct jval	*payload;
+	const char		*event;	/* named in messages */
+	int64_t			 timeout;	/* seconds */
+	int			 stop;	/* the pipe's write end */
+	/* the questions this hook opened: interaction id and digest */
+	char			 own_id[HOOK_REQS_MAX][40];
+	char			 own_digest[HOOK_REQS_MAX][ARC_HEX_DIGEST];
+	bool			 own[HOOK_REQS_MAX];
+	struct arena		 answers;
+	const struct jval	*answer[HOOK_REQS_MAX];
+};
+
+static void	say(const char *, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+}
+
+static bool
+session_key(const struct call *c, const char *key)
+{
+	size_t n = strlen(c->who.prefix);
+
+	return strncmp(key, c->who.prefix, n) == 0 && key[n] == ':';
+}
+
+/* Whether key is one the plan closes. */
+static bool
+closes(const struct call *c, const char *key)
+{
+	size_t i;
+
+	if (c->plan.sweep)
+		return true;
+	for (i = 0; i < c->plan.nresolve; i++)
+		if (strcmp(key, c->plan.resolve[i]) == 0)
+			return true;
+	for (i = 0; i < c->plan.nprefix; i++)
+		if (strncmp(key, c->plan.resolve_prefix[i],
+		    strlen(c->plan.resolve_prefix[i])) == 0)
+			return true;
+	return false;
+}
+
+static void
+apply_event(struct applier *ap, uint64_t line, const struct buf *ev)
+{
+	apply_one(ap, "arc-hook", line, ev->p, ev->len, ev->len >
+	    ARC_LINE_MAX);
+}
+
+/* Resolves with outcome every key (n of them) in one batch; silent. */
+static void
+resolve_keys(struct applier *ap, const struct call *c, char **keys,
+    size_t n, const char *outcome)
+{
+	struct buf	 ev = { 0 };
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		ev.len = 0;
+		hook_resolved(&ev, &c->who, keys[i], outcome);
+		apply_event(ap, 0, &ev);
+	}
+	buf_free(&ev);
+}
+
+/* The active keys of the session that the plan closes (a locked journal). */
+static size_t
+keys_to_close(struct journal *j, const struct call *c, char ***out)
+{
+	struct condition	*cd;
+	size_t			 at, n = 0, cap = 0;
+	char			**k = NULL;
+
+	for (cd = state_first(j->st, &at); cd != NULL;
+	    cd = state_next(j->st, &at)) {
+		if (!cd->active || !session_key(c, cd->key) ||
+		    !closes(c, cd->key))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if ((k = reallocarray(k, cap, sizeof(*k))) == NULL)
+				err(EXIT_SYSTEM, "reallocarray");
+		}
+		k[n++] = cd->key;
+	}
+	*out = k;
+	return n;
+}
+
+static bool
+session_pending(struct journal *j, const struct call *c)
+{
+	struct condition	*cd;
+	size_t			 at;
+	const char		*now = arc_now();
+
+	for (cd = state_first(j->st, &at); cd != NULL;
+	    cd = state_next(j->st, &at))
+		if (cd->active && session_key(c, cd->key) &&
+		    condition_qstatus(cd, now) == Q_PENDING)
+			return true;
+	return false;
+}
+
+/*
+ * Withdraws, of the questions this hook asked, those still its own and
+ * open: not one that another hook's question has replaced under the same
+ * key, nor one already answered or withdrawn.
+ */
+static void
+release(struct call *c, const char *outcome)
+{
+	struct applier	 ap;
+	struct condition *cd;
+	struct rec	 q;
+	char		*mine[HOOK_REQS_MAX];
+	size_t		 i, n = 0;
+
+	if (c->plan.wait == WAIT_NONE)
+		return;
+	for (i = 0; i < c->plan.nreq && !c->own[i]; i++)
+		;
+	if (i == c->plan.nreq)
+		return;	/* none is ours: no journal to open */
+	if (!applier_open(&ap, NULL) || !journal_lock(&ap.j, true)) {
+		applier_close(&ap);
+		return;
+	}
+	ap.quiet = ap.keep_out = true;
+	for (i = 0; i < c->plan.nreq; i++) {
+		if (!c->own[i] || (cd = state_lookup(ap.j.st,
+		    c->plan.req[i].key)) == NULL || !cd->active ||
+		    cd->qstatus == Q_ANSWERED || cd->interaction.len == 0)
+			continue;
+		arena_reset(&ap.arena);
+		if (journal_rec(&ap.j, &ap.arena, cd, true, &q) != NULL &&
+		    sv_is(q.f[I_ID], c->own_id[i]))
+			mine[n++] = (char *)c->plan.req[i].key;
+	}
+	resolve_keys(&ap, c, mine, n, outcome);
+	(void)applier_commit(&ap);
+	applier_close(&ap);
+}
+
+/* Gives up without deciding: nothing on standard output, exit 0. */
+static void __attribute__((noreturn))
+give_up(struct call *c, const char *outcome, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	release(c, outcome);
+	finished = true;
+	exit(0);
+}
+
+/* What the result lines say of the questions opened (id and digest). */
+static void
+own_questions(struct call *c, const struct buf *out)
+{
+	struct arena	 a = { 0 };
+	const char	*p = out->p, *nl;
+	size_t		 i;
+
+	for (; p != NULL && p < out->p + out->len; p = nl + 1) {
+		const struct jval *r, *q, *k;
+		struct jparse_error e;
+		if ((nl = memchr(p, '\n', (size_t)(out->p + out->len - p))) ==
+		    NULL)
+			break;
+		if ((r = json_parse(&a, p, (size_t)(nl - p), &e)) == NULL ||
+		    (q = json_get(r, "interaction")) == NULL ||
+		    q->type != J_OBJECT ||
+		    (k = json_get(r, "key")) == NULL || k->type != J_STRING)
+			continue;
+		for (i = 0; i < c->plan.nreq; i++) {
+			const struct jval *id = json_get(q, "id");
+			const struct jval *dg = json_get(q, "digest");
+			if (!json_is(k, c->plan.req[i].key) || id == NULL ||
+			    dg == NULL || id->type != J_STRING ||
+			    dg->type != J_STRING)
+				continue;
+			if (id->len >= sizeof(c->own_id[i]) ||
+			    dg->len >= sizeof(c->own_digest[i]))
+				continue;
+			memcpy(c->own_id[i], id->s, id->len);
+			c->own_id[i][id->len] = '\0';
+			memcpy(c->own_digest[i], dg->s, dg->len);
+			c->own_digest[i][dg->len] = '\0';
+			c->own[i] = true;
+		}
+	}
+	arena_free(&a);
+}
+
+/* The first refusal among the result lines, by its code; NULL: none. */
+static const char *
+refusal(const struct buf *out, struct arena *a)
+{
+	const char		*p = out->p, *nl;
+	const struct jval	*r, *e;
+	struct jparse_error	 pe;
+
+	for (; p != NULL && p < out->p + out->len; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(out->p + out->len - p))) ==
+		    NULL)
+			break;
+		if ((r = json_parse(a, p, (size_t)(nl - p), &pe)) != NULL &&
+		    (e = json_get(r, "error")) != NULL)
+			return hook_text(a, json_get(e, "code"));
+	}
+	return NULL;
+}
+
+/* Closes what the plan closes and opens what it opens, in one batch. */
+static void
+apply_plan(struct call *c)
+{
+	struct applier	 ap;
+	struct buf	 ev = { 0 };
+	char		 expires[64], **keys = NULL;
+	const char	*why;
+	size_t		 i, n;
+	bool		 asks = c->plan.wait != WAIT_NONE;
+
+	if (!applier_open(&ap, NULL) || !journal_lock(&ap.j, true)) {
+		applier_close(&ap);
+		if (c->plan.nreq > 0)
+			give_up(c, "cancelled", "the journal did not take the "
+			    "%s request", c->event);
+		return;
+	}
+	ap.quiet = ap.keep_out = true;
+	if (c->plan.unless_pending && session_pending(&ap.j, c)) {
+		/* the question is already there: this notice would repeat it */
+		applier_close(&ap);
+		return;
+	}
+	if (c->plan.sweep || c->plan.nresolve > 0 || c->plan.nprefix > 0) {
+		n = keys_to_close(&ap.j, c, &keys);
+		resolve_keys(&ap, c, keys, n, "not_needed");
+		free(keys);
+		ap.out.len = 0;	/* best effort, silent */
+	}
+	if (asks && !rfc3339_after(arc_now(), c->timeout, expires,
+	    sizeof(expires)))
+		give_up(c, "cancelled", "ARC_HOOK_TIMEOUT is out of range");
+	for (i = 0; i < c->plan.nreq; i++) {
+		ev.len = 0;
+		hook_event(&ev, &c->who, &c->plan.req[i], asks ? expires :
+		    NULL);
+		apply_event(&ap, i + 1, &ev);
+	}
+	buf_free(&ev);
+	if (!applier_commit(&ap)) {
+		applier_close(&ap);
+		give_up(c, "cancelled", "the journal did not take the %s "
+		    "request", c->event);
+	}
+	own_questions(c, &ap.out);
+	why = refusal(&ap.out, &c->arena);
+	applier_close(&ap);
+	if (why != NULL)
+		give_up(c, "cancelled", "arc-apply did not take the %s request "
+		    "(%s)", c->event, why);
+}
+
+/* Waits for every question, in order, within one deadline. */
+static void
+wait_answers(struct call *c)
+{
+	struct buf	 record = { 0 };
+	int64_t		 deadline = monotonic_ms() + c->timeout * 1000, left;
+	struct jparse_error e;
+	const struct jval *r;
+	char		*text;
+	size_t		 i;
+
+	for (i = 0; i < c->plan.nreq; i++) {
+		if (stopped)
+			break;
+		if ((left = deadline - monotonic_ms()) < 1000)
+			left = 1000;
+		record.len = 0;
+		switch (settle_wait(NULL, c->plan.req[i].key, left + 5000,
+		    c->stop, &record)) {
+		case SETTLED_ANSWERED:
+			/* parsed values point into the text: the arena's */
+			text = arena_alloc(&c->answers, record.len + 1);
+			memcpy(text, record.p, record.len + 1);
+			r = json_parse(&c->answers, text, record.len, &e);
+			if (r == NULL || !c->own[i] ||
+			    !json_is(json_get(r, "id"), c->own_id[i]) ||
+			    !json_is(json_get(r, "digest"), c->own_digest[i]))
+				give_up(c, "cancelled", "the answer is to "
+				    "another hook's question under the same "
+				    "key; %s asks in its own dialog",
+				    c->who.name);
+			c->answer[i] = r;
+			break;
+		case SETTLED_OTHER:
+			r = json_parse(&c->answers, record.p, record.len, &e);
+			give_up(c, "cancelled", "no answer; the question is now "
+			    "%s", r != NULL && json_get(r, "status") != NULL ?
+			    hook_line(&c->answers, json_get(r, "status")) :
+			    "gone");
+			break;
+		case SETTLED_NO_JOURNAL:
+		case SETTLED_NO_QUESTION:
+		case SETTLED_NOTICE:
+			give_up(c, "cancelled", "no answer; the question is now "
+			    "gone");
+			break;
+		case SETTLED_TIMEOUT:
+			give_up(c, "expired", "no answer in %llds",
+			    (long long)c->timeout);
+			break;
+		case SETTLED_STOPPED:
+			break;
+		case SETTLED_FAILED:
+			give_up(c, "cancelled", "waiting for the answer failed");
+			break;
+		}
+	}
+	buf_free(&record);
+	if (stopped)
+		give_up(c, "cancelled", "stopped by a signal; the question is "
+		    "withdrawn");
+}
+
+static bool
+read_payload(struct buf *b)
+{
+	ssize_t n;
+
+	for (;;) {
+		buf_reserve(b, 65536);
+		n = read(STDIN_FILENO, b->p + b->len, 65536);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1)
+			return false;
+		if (n == 0)
+			return true;
+		b->len += (size_t)n;
+		b->p[b->len] = '\0';
+		if (b->len > HOOK_PAYLOAD_MAX)
+			return true;	/* too long: refused as it parses */
+	}
+}
+
+/* The hook's timeout (ARC_HOOK_TIMEOUT), in seconds. */
+static int64_t
+hook_timeout(void)
+{
+	const char	*s = getenv("ARC_HOOK_TIMEOUT");
+	int64_t		 t;
+
+	if (s == NULL)
+		return TIMEOUT_DEFAULT;
+	if ((t = parse_duration(s)) > 0)
+		return t;
+	say("ARC_HOOK_TIMEOUT is not a duration such as 300, 90s, 10m or 1w; "
+	    "waiting %d seconds", TIMEOUT_DEFAULT);
+	return TIMEOUT_DEFAULT;
+}
+
+static void
+setup_signals(struct call *c)
+{
+	struct sigaction	 sa;
+	int			 p[2];
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	(void)sigaction(SIGPIPE, &sa, NULL);
+	c->stop = -1;
+	if (pipe2(p, O_CLOEXEC) == 0) {
+		stop_reader = p[0];
+		c->stop = p[1];
+	}
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	(void)sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
+}
+
+/* The event's name for messages: letters only, else "unnamed". */
+static const char *
+event_named(struct arena *a, const struct jval *payload)
+{
+	const char	*e = hook_clip(a, hook_line(a, json_get(payload,
+			    "hook_event_name")), 64);
+	size_t		 n = strlen(e);
+
+	if (n < 1 || n > 40 || strspn(e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz") != n)
+		return "unnamed";
+	return e;
+}
+
+static int
+hook(const struct host *h)
+{
+	struct call	 c;
+	struct buf	 in = { 0 }, out = { 0 };
+	const char	*pane = getenv("TMUX_PANE"), *tmux = getenv("TMUX");
+
+	memset(&c, 0, sizeof(c));
+	c.host = h;
+	c.who.client = h->client;
+	c.who.name = h->title;
+	setup_signals(&c);
+	if (pane != NULL && *pane != '\0' && tmux != NULL && *tmux != '\0') {
+		c.who.tmux_pane = pane;
+		c.who.tmux_socket = hook_printf(&c.arena, "%.*s",
+		    (int)strcspn(tmux, ","), tmux);
+	}
+	c.timeout = h->timed ? hook_timeout() : TIMEOUT_DEFAULT;
+	c.event = "unnamed";
+	if (!read_payload(&in))
+		give_up(&c, "cancelled", "cannot read the payload");
+	if ((c.payload = hook_payload(&c.arena, in.p ? in.p : "", in.len)) ==
+	    NULL)
+		give_up(&c, "cancelled", "the payload is not one JSON object "
+		    "in UTF-8");
+	c.event = event_named(&c.arena, c.payload);
+	if (!h->plan(&c.arena, c.payload, &c.who, &c.plan))
+		give_up(&c, "cancelled", "cannot make sense of the %s payload",
+		    c.event);
+	if (stopped)
+		give_up(&c, "cancelled", "stopped by a signal; nothing was "
+		    "asked");
+	if (c.plan.nreq == 0 && !c.plan.sweep && c.plan.nresolve == 0 &&
+	    c.plan.nprefix == 0) {
+		finished = true;
+		return 0;	/* nothing to do: no journal opened */
+	}
+	apply_plan(&c);
+	if (c.plan.wait == WAIT_NONE || c.plan.nreq == 0) {
+		finished = true;
+		return 0;
+	}
+	wait_answers(&c);
+	if (h->reply == NULL || !h->reply(&out, &c.arena, c.payload, &c.who,
+	    &c.plan, c.answer))
+		give_up(&c, "cancelled", "cannot turn the answer into %s's "
+		    "format", c.who.name);
+	if (stopped)
+		give_up(&c, "cancelled", "stopped by a signal; the question is "
+		    "withdrawn");
+	buf_putc(&out, '\n');
+	(void)write_all(STDOUT_FILENO, out.p, out.len);
+	finished = true;
+	return 0;
+}
+
+static const char usage[] =
+"usage: arc-hook host\n"
+"       arc-hook --settings host [--prefix dir] [--toml]\n"
+"\n"
+"Runs as the host's hook: its JSON payload on standard input becomes ARC\n"
+"requests; for a question, the person's decision is printed in the host's\n"
+"format.  On any failure of its own it prints nothing and exits 0.  Hosts:\n"
+"claude-code, codex, gemini.\n"
+"\n"
+"  --settings host       print the hooks for the host's settings file\n"
+"  --prefix dir          with --settings: arc-hook is in dir/bin\n"
+"                        (default: " ARC_BINDIR ")\n"
+"  --toml                with --settings codex: as config.toml tables\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
+
+int	hook_main(int, char **);	/* arcmain.c calls it */
+
+int
+hook_main(int argc, char **argv)
+{
+	enum { O_SETTINGS = 256, O_PREFIX, O_TOML };
+	static const struct option longopts[] = {
+		{ "settings", required_argument, NULL, O_SETTINGS },
+		{ "prefix", required_argument, NULL, O_PREFIX },
+		{ "toml", no_argument, NULL, O_TOML },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*settings_of = NULL, *prefix = NULL;
+	struct buf	 bindir = { 0 }, shown = { 0 };
+	size_t		 i;
+	int		 ch, status;
+	bool		 toml = false;
+
+	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_SETTINGS: settings_of = optarg; break;
+		case O_PREFIX: prefix = optarg; break;
+		case O_TOML: toml = true; break;
+		default:
+			if (common_option(ch, usage, &status))
+				return status;
+			break;
+		}
+	}
+	if (settings_of == NULL) {
+		/* a hook: whatever happens, exit 0 (2 would deny) */
+		if (atexit(exit_zero) != 0 || argc - optind != 1) {
+			usage_print(stderr, usage, false);
+			return 0;
+		}
+		for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++)
+			if (strcmp(argv[optind], hosts[i].name) == 0)
+				return hook(&hosts[i]);
+		warnx("%s: no such host (claude-code, codex or gemini); the "
+		    "host asks in its own dialog", safe(&shown, argv[optind]));
+		buf_free(&shown);
+		return 0;
+	}
+	if (optind != argc)
+		return usage_error(usage, "--settings takes no operand");
+	for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++)
+		if (strcmp(settings_of, hosts[i].name) == 0)
+			break;
+	if (i == sizeof(hosts) / sizeof(hosts[0]))
+		return usage_error(usage, "--settings %s: no such host",
+		    safe(&shown, settings_of));
+	if (toml && strcmp(settings_of, "codex") != 0)
+		return usage_error(usage, "--toml: Codex's config.toml only");
+	if (prefix != NULL)
+		buf_printf(&bindir, "%s/bin", prefix);
+	else
+		buf_puts(&bindir, ARC_BINDIR);
+	print_settings(settings_of, bindir.p, toml);
+	buf_free(&bindir);
+	return 0;
+}

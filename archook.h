@@ -1,0 +1,96 @@
+/*
+ * What every host's hook mapping shares (archook.c): the plan a payload
+ * becomes (what to close, what to open, what to wait for), the texts made
+ * as the shell adapters made them with jq, keys, and the events built
+ * from a plan.  Each host's mapping is a file of its own (archost-*.c).
+ */
+#ifndef ARCHOOK_H
+#define ARCHOOK_H
+
+#include "arc.h"
+
+#define HOOK_REQS_MAX	16	/* questions opened by one call */
+#define HOOK_CHOICES_MAX 12	/* ARC's most */
+#define HOOK_RESOLVE_MAX 4
+
+struct hook_choice {
+	const char	*id, *label, *detail;	/* detail: NULL for none */
+};
+
+/* One request to open: a notice, or a question when it has a response. */
+struct hook_req {
+	const char		*key, *kind, *priority;	/* priority: NULL */
+	const char		*title, *message;
+	struct hook_choice	 choice[HOOK_CHOICES_MAX];
+	size_t			 nchoices;
+	long			 text_max;	/* a text answer; -1: none */
+	const char		*field;	/* the elicitation's field, or NULL */
+};
+
+enum hook_wait { WAIT_NONE, WAIT_PERMISSION, WAIT_ASK, WAIT_ELICIT };
+
+struct hook_plan {
+	bool		 unless_pending;	/* nothing while one is pending */
+	bool		 sweep;		/* resolve the session's requests */
+	const char	*resolve[HOOK_RESOLVE_MAX];	/* these keys */
+	const char	*resolve_prefix[HOOK_RESOLVE_MAX];	/* keys so begun */
+	size_t		 nresolve, nprefix;
+	enum hook_wait	 wait;	/* WAIT_NONE: open, then exit */
+	struct hook_req	 req[HOOK_REQS_MAX];
+	size_t		 nreq;
+};
+
+/* Who asks, and where: every event's sender and context. */
+struct hook_who {
+	const char	*client, *name;	/* sender id and name */
+	const char	*session, *prefix;	/* prefix: client:session */
+	const char	*cwd, *project, *turn;	/* NULL: none */
+	const char	*tmux_pane, *tmux_socket;	/* NULL: none */
+};
+
+#define HOOK_PAYLOAD_MAX (16 * 1024 * 1024)	/* bytes; more is refused */
+
+/*
+ * A payload as the host sent it: bytes that are not UTF-8 read as U+FFFD
+ * (as jq read them), then one JSON object, strictly, with no member name
+ * twice in any object; NULL when it is not.
+ */
+const struct jval *hook_payload(struct arena *, const char *, size_t);
+
+/* ---- texts, as the adapters' jq made them ---- */
+/* A string as it is, null as "", anything else as jq's tojson; no NUL. */
+const char	*hook_text(struct arena *, const struct jval *);
+/* hook_text with each run of control characters one space (jq's line). */
+const char	*hook_line(struct arena *, const struct jval *);
+const char	*hook_line_of(struct arena *, const char *);
+/* At most n characters: n - 1 and an ellipsis when it is longer. */
+const char	*hook_clip(struct arena *, const char *, size_t n);
+bool		 hook_blank(const char *);	/* only White_Space, or "" */
+/* hook_text, or dflt when that is blank. */
+const char	*hook_or_else(struct arena *, const struct jval *,
+		    const char *dflt);
+size_t		 hook_length(const char *);	/* in characters */
+const char	*hook_printf(struct arena *, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+/* A value as jq 1.6's tojson writes it; sorted: its keys sorted (canon). */
+void		 hook_json(struct buf *, const struct jval *, bool sorted);
+/* The start of the SHA-256 of s, 16 hex digits. */
+const char	*hook_sha16(struct arena *, const char *);
+/* s if it is 1 to max of [A-Za-z0-9._-] and no hash; else its hook_sha16. */
+const char	*hook_plain(struct arena *, size_t max, const char *);
+/* s if it is 1 to 40 of [A-Za-z0-9._-] (a session), else hook_sha16. */
+const char	*hook_session(struct arena *, const char *);
+/* The project a cwd is in: its last name, "/" for the root; "" none. */
+const char	*hook_project(struct arena *, const char *cwd);
+/* False if any object in v has two members of one name. */
+bool		 hook_no_duplicates(const struct jval *);
+
+/* ---- the events ---- */
+/* The request.created event of r; expires: a question's deadline. */
+void		 hook_event(struct buf *, const struct hook_who *,
+		    const struct hook_req *, const char *expires);
+/* The request.resolved event closing key with outcome. */
+void		 hook_resolved(struct buf *, const struct hook_who *,
+		    const char *key, const char *outcome);
+
+#endif /* ARCHOOK_H */

@@ -1,0 +1,927 @@
+/*
+ * Claude Code's hooks, and Codex's, as ARC requests: what each payload
+ * opens or closes, and the decision handed back, mapped as the shell
+ * adapter mapped them (arc-hooks(7) lists them event by event).  Where
+ * jq would have stopped on a value of the wrong type, the plan fails, and
+ * the host asks in its own dialog.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+#include "archook.h"
+#include "archost-claude.h"
+
+struct map {
+	struct arena		*a;
+	const struct jval	*p;	/* the payload */
+	struct hook_who		*w;
+	bool			 claude;	/* not Codex */
+	bool			 bad;	/* a value jq could not have taken */
+	const char		*call, *offer, *server, *elicitation;
+	const char		*ntype, *mode;
+};
+
+/* .name of v: null when v is null or has none; bad when v is no object. */
+static const struct jval *
+get(struct map *m, const struct jval *v, const char *name)
+{
+	if (v == NULL || v->type == J_NULL)
+		return NULL;
+	if (v->type != J_OBJECT) {
+		m->bad = true;
+		return NULL;
+	}
+	return json_get(v, name);
+}
+
+static bool
+truthy(const struct jval *v)
+{
+	return v != NULL && v->type != J_NULL && v->type != J_FALSE;
+}
+
+static const char *
+text(struct map *m, const struct jval *v)
+{
+	return hook_text(m->a, v);
+}
+
+static const char *
+line(struct map *m, const struct jval *v)
+{
+	return hook_line(m->a, v);
+}
+
+static const char *
+canon(struct map *m, const struct jval *v)
+{
+	struct buf	 b = { 0 };
+	const char	*s;
+
+	if (v == NULL)
+		buf_puts(&b, "null");
+	else
+		hook_json(&b, v, true);
+	s = hook_printf(m->a, "%s", b.p);
+	buf_free(&b);
+	return s;
+}
+
+static const char *
+q_title(struct map *m, const char *t)
+{
+	if (hook_blank(t))
+		t = m->w->name;
+	return hook_clip(m->a, hook_line_of(m->a, t), 200);
+}
+
+/* ---- the keys' parts ---- */
+
+/* Names point into the payload, with no NUL after them. */
+static bool
+named(const struct jmember *mb, const char *name)
+{
+	return mb->namelen == strlen(name) &&
+	    memcmp(mb->name, name, mb->namelen) == 0;
+}
+
+/* The call as PermissionRequest and what follows it see it. */
+static const char *
+call_of(struct map *m)
+{
+	const struct jval	*in = json_get(m->p, "tool_input");
+	const struct jval	*name = json_get(m->p, "tool_name");
+	struct buf		 b = { 0 };
+	struct jval		 o;
+	struct jmember		*kept;
+	const char		*s;
+	size_t			 i, n = 0;
+
+	buf_puts(&b, "{\"tool_input\":");
+	if (in != NULL && in->type == J_OBJECT) {
+		o = *in;
+		kept = arena_alloc(m->a, (in->n ? in->n : 1) * sizeof(*kept));
+		for (i = 0; i < in->n; i++) {
+			const struct jmember *mb = &in->members[i];
+			if (named(mb, "answers") || named(mb, "annotations") ||
+			    named(mb, "metadata"))
+				continue;
+			kept[n++] = *mb;
+		}
+		o.members = kept;
+		o.n = n;
+		hook_json(&b, &o, true);
+	} else if (in != NULL) {
+		hook_json(&b, in, true);
+	} else
+		buf_puts(&b, "null");
+	buf_puts(&b, ",\"tool_name\":");
+	if (name != NULL)
+		hook_json(&b, name, true);
+	else
+		buf_puts(&b, "null");
+	buf_putc(&b, '}');
+	s = hook_sha16(m->a, b.p);
+	buf_free(&b);
+	return s;
+}
+
+/* The elicitation's own id, or one made of what it asks. */
+static const char *
+elicit_of(struct map *m)
+{
+	struct buf	 b = { 0 };
+	const char	*s, *names[] = { "mcp_server_name", "message",
+			    "requested_schema" };
+	size_t		 i;
+
+	buf_putc(&b, '{');
+	for (i = 0; i < 3; i++) {
+		const struct jval *v = json_get(m->p, names[i]);
+		buf_printf(&b, "%s\"%s\":", i ? "," : "", names[i]);
+		if (v != NULL)
+			hook_json(&b, v, true);
+		else
+			buf_puts(&b, "null");
+	}
+	buf_putc(&b, '}');
+	s = hook_sha16(m->a, b.p);
+	buf_free(&b);
+	return s;
+}
+
+/* ---- texts ---- */
+
+/* Lines as jq split them: one "\n" at the end dropped; "" has none. */
+static size_t
+lines_of(struct map *m, const char *s, const char ***out)
+{
+	size_t		 n = strlen(s), k = 0, cap = 8;
+	const char	**l;
+	const char	*p, *nl;
+
+	if (n > 0 && s[n - 1] == '\n')
+		n--;
+	l = arena_alloc(m->a, cap * sizeof(*l));
+	for (p = s; n > 0 && p <= s + n;) {
+		nl = memchr(p, '\n', (size_t)(s + n - p));
+		if (nl == NULL)
+			nl = s + n;
+		if (k == cap) {
+			const char **g = arena_alloc(m->a, 2 * cap *
+			    sizeof(*g));
+			memcpy(g, l, cap * sizeof(*g));
+			l = g;
+			cap *= 2;
+		}
+		l[k++] = hook_printf(m->a, "%.*s", (int)(nl - p), p);
+		p = nl + 1;
+		if (nl == s + n)
+			break;
+	}
+	*out = l;
+	return k;
+}
+
+static size_t
+count_lines(struct map *m, const char *s)
+{
+	const char **l;
+
+	return lines_of(m, s, &l);
+}
+
+/* The first n lines, each mark and at most 160 characters. */
+static void
+excerpt(struct map *m, struct buf *b, const char *s, const char *mark,
+    size_t n)
+{
+	const char	**l;
+	size_t		  k = lines_of(m, s, &l), i;
+
+	for (i = 0; i < k && i < n; i++) {
+		if (i)
+			buf_putc(b, '\n');
+		buf_puts(b, mark);
+		buf_puts(b, hook_clip(m->a, hook_line_of(m->a, l[i]), 160));
+	}
+}
+
+/* Strings of an array joined with sep; f makes each (NULL: text). */
+static void
+join(struct map *m, struct buf *b, const struct jval *arr, const char *sep,
+    void (*f)(struct map *, struct buf *, const struct jval *))
+{
+	size_t i;
+
+	if (arr == NULL || arr->type == J_NULL)
+		return;
+	if (arr->type != J_ARRAY) {
+		m->bad = true;
+		return;
+	}
+	for (i = 0; i < arr->n; i++) {
+		if (i)
+			buf_puts(b, sep);
+		if (f != NULL)
+			f(m, b, arr->items[i]);
+		else
+			buf_puts(b, text(m, arr->items[i]));
+	}
+}
+
+static void
+rule_text(struct map *m, struct buf *b, const struct jval *r)
+{
+	const struct jval	*t = get(m, r, "toolName");
+	const struct jval	*c = get(m, r, "ruleContent");
+
+	if (t != NULL && t->type != J_NULL && t->type != J_STRING)
+		m->bad = true;
+	else if (t != NULL && t->type == J_STRING)
+		buf_put(b, t->s, t->len);
+	if (truthy(c) && !(c->type == J_STRING && c->len == 0)) {
+		if (c->type != J_STRING) {
+			m->bad = true;
+			return;
+		}
+		buf_putc(b, '(');
+		buf_put(b, c->s, c->len);
+		buf_putc(b, ')');
+	}
+}
+
+static const char *
+where(struct map *m, const struct jval *sug)
+{
+	static const char *const w[][2] = {
+		{ "userSettings", "for you, everywhere" },
+		{ "projectSettings", "in this project" },
+		{ "localSettings", "in this project, for you" },
+		{ "session", "for this session" },
+		{ "cliArg", "for this run" },
+	};
+	const struct jval	*d = get(m, sug, "destination");
+	const char		*s = truthy(d) ? text(m, d) : "";
+	size_t			 i;
+
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (strcmp(s, w[i][0]) == 0)
+			return w[i][1];
+	return s;
+}
+
+static void
+suggestion(struct map *m, struct buf *b, const struct jval *s)
+{
+	const struct jval	*type = get(m, s, "type");
+	const struct jval	*v;
+
+	if (json_is(type, "addRules") || json_is(type, "replaceRules")) {
+		v = get(m, s, "rules");
+		join(m, b, truthy(v) ? v : NULL, ", ", rule_text);
+		buf_printf(b, " %s", where(m, s));
+	} else if (json_is(type, "setMode")) {
+		buf_printf(b, "switch to %s mode %s", text(m, get(m, s, "mode")),
+		    where(m, s));
+	} else if (json_is(type, "addDirectories")) {
+		v = get(m, s, "directories");
+		buf_puts(b, "allow ");
+		join(m, b, truthy(v) ? v : NULL, ", ", NULL);
+		buf_printf(b, " %s", where(m, s));
+	} else
+		buf_puts(b, text(m, type));
+}
+
+static void
+choice(struct hook_req *r, const char *id, const char *label,
+    const char *detail)
+{
+	r->choice[r->nchoices].id = id;
+	r->choice[r->nchoices].label = label;
+	r->choice[r->nchoices].detail = detail;
+	r->nchoices++;
+}
+
+/* ---- the requests ---- */
+
+/* A permission request: the tool and enough to decide on. */
+static void
+permission(struct map *m, struct hook_plan *pl)
+{
+	const struct jval	*s = json_get(m->p, "permission_suggestions");
+	const struct jval	*in = json_get(m->p, "tool_input"), *o, *v;
+	const struct jval	*srv = json_get(m->p, "mcp_server");
+	const char		*name = m->w->name, *tool, *title;
+	struct hook_req		*r = &pl->req[0];
+	struct buf		 b = { 0 }, d = { 0 };
+	struct jval		 empty = { 0 };
+
+	if (!truthy(s))
+		s = NULL;
+	else if (s->type != J_ARRAY)
+		return;	/* jq's arrays: nothing is asked */
+	empty.type = J_OBJECT;
+	if (!truthy(in))
+		in = &empty;
+	o = in->type == J_OBJECT ? in : &empty;
+	tool = text(m, json_get(m->p, "tool_name"));
+	if (strcmp(tool, "Bash") == 0) {
+		title = hook_printf(m->a, "%s wants to run a command", name);
+		buf_printf(&b, "$ %s", text(m, json_get(o, "command")));
+		if (*text(m, json_get(o, "description")) != '\0')
+			buf_printf(&b, "\n\n%s", text(m, json_get(o,
+			    "description")));
+	} else if (strcmp(tool, "Edit") == 0) {
+		const char *old = text(m, json_get(o, "old_string"));
+		const char *new = text(m, json_get(o, "new_string"));
+		title = hook_printf(m->a, "%s wants to edit %s", name,
+		    line(m, json_get(o, "file_path")));
+		buf_printf(&b, "%s: replace %zu line(s) with %zu%s\n",
+		    text(m, json_get(o, "file_path")), count_lines(m, old),
+		    count_lines(m, new), (v = json_get(o, "replace_all")) !=
+		    NULL && v->type == J_TRUE ? ", every occurrence" : "");
+		excerpt(m, &b, old, "- ", 8);
+		buf_putc(&b, '\n');
+		excerpt(m, &b, new, "+ ", 8);
+	} else if (strcmp(tool, "Write") == 0) {
+		const char *c = text(m, json_get(o, "content"));
+		title = hook_printf(m->a, "%s wants to write %s", name,
+		    line(m, json_get(o, "file_path")));
+		buf_printf(&b, "%s: %zu line(s), %zu character(s)\n",
+		    text(m, json_get(o, "file_path")), count_lines(m, c),
+		    hook_length(c));
+		excerpt(m, &b, c, "+ ", 8);
+	} else if (strcmp(tool, "NotebookEdit") == 0) {
+		title = hook_printf(m->a, "%s wants to edit %s", name,
+		    line(m, json_get(o, "notebook_path")));
+		v = json_get(o, "edit_mode");
+		buf_printf(&b, "%s: %s ", text(m, json_get(o, "notebook_path")),
+		    truthy(v) ? text(m, v) : "replace");
+		v = json_get(o, "cell_id");
+		buf_printf(&b, "cell %s\n", truthy(v) ? text(m, v) : "");
+		excerpt(m, &b, text(m, json_get(o, "new_source")), "+ ", 8);
+	} else if (strcmp(tool, "WebFetch") == 0) {
+		title = hook_printf(m->a, "%s wants to fetch %s", name,
+		    line(m, json_get(o, "url")));
+		buf_printf(&b, "%s\n\n%s", text(m, json_get(o, "url")),
+		    text(m, json_get(o, "prompt")));
+	} else if (strcmp(tool, "WebSearch") == 0) {
+		title = hook_printf(m->a, "%s wants to search the web", name);
+		buf_puts(&b, text(m, json_get(o, "query")));
+	} else if ((srv != NULL && srv->type == J_OBJECT) ||
+	    strncmp(tool, "mcp__", 5) == 0) {
+		const char *rest = strncmp(tool, "mcp__", 5) == 0 ? tool + 5 :
+		    tool, *sep = strstr(rest, "__"), *server, *t, *src;
+		v = get(m, srv, "name");
+		if (truthy(v))
+			server = text(m, v);
+		else if (*rest == '\0')
+			server = "";
+		else
+			server = sep != NULL ? hook_printf(m->a, "%.*s",
+			    (int)(sep - rest), rest) : rest;
+		t = sep != NULL && sep[2] != '\0' ? sep + 2 : tool;
+		title = hook_printf(m->a, "%s wants to use %s from MCP server "
+		    "%s", name, t, server);
+		src = text(m, get(m, srv, "source"));
+		buf_printf(&b, "MCP server %s", server);
+		if (*src != '\0')
+			buf_printf(&b, " (%s)", src);
+		buf_printf(&b, ", tool %s, with:\n", t);
+		hook_json(&b, in, false);
+	} else {
+		title = hook_printf(m->a, "%s wants to use %s", name, tool);
+		buf_printf(&b, "%s: ", tool);
+		if (in->type == J_STRING)
+			buf_put(&b, in->s, in->len);
+		else
+			hook_json(&b, in, false);
+	}
+	r->message = hook_clip(m->a, hook_blank(b.p ? b.p : "") ?
+	    hook_printf(m->a, "%s asks for permission", name) :
+	    hook_printf(m->a, "%s", b.p), 4000);
+	r->title = q_title(m, title);
+	r->key = hook_printf(m->a, "%s:perm:%s:%s", m->w->prefix, m->call,
+	    m->offer);
+	r->kind = "permission";
+	r->text_max = -1;
+	choice(r, "allow", "Allow", NULL);
+	if (m->claude && s != NULL && s->n > 0) {
+		join(m, &d, s, "; ", suggestion);
+		choice(r, "always", "Always allow", hook_clip(m->a,
+		    hook_line_of(m->a, d.p ? d.p : ""), 500));
+	}
+	choice(r, "deny", "Deny", NULL);
+	if (m->claude)
+		choice(r, "stop", "Deny and stop", hook_printf(m->a,
+		    "%s stops and waits for you", name));
+	pl->nreq = 1;
+	buf_free(&b);
+	buf_free(&d);
+}
+
+static size_t
+options_of(struct map *m, const struct jval *q)
+{
+	const struct jval *o = get(m, q, "options");
+
+	if (!truthy(o))
+		return 0;
+	if (o->type != J_ARRAY) {
+		m->bad = true;
+		return 0;
+	}
+	return o->n;
+}
+
+/* AskUserQuestion: one single_choice question per question asked. */
+static void
+ask_user(struct map *m, struct hook_plan *pl)
+{
+	const struct jval	*qs = get(m, json_get(m->p, "tool_input"),
+				    "questions"), *q, *opts, *ov;
+	struct hook_req		*r;
+	size_t			 i, k, n;
+
+	if (!truthy(qs))
+		return;
+	if (qs->type != J_ARRAY) {
+		m->bad = true;
+		return;
+	}
+	if (qs->n == 0 || qs->n > HOOK_REQS_MAX)
+		return;
+	for (i = 0; i < qs->n; i++) {
+		q = qs->items[i];
+		ov = get(m, q, "multiSelect");
+		n = options_of(m, q);
+		if ((ov != NULL && ov->type == J_TRUE) || n < 2 || n > 12)
+			return;
+	}
+	for (i = 0; i < qs->n && !m->bad; i++) {
+		q = qs->items[i];
+		r = &pl->req[i];
+		r->key = hook_printf(m->a, "%s:ask:%s:%zu", m->w->prefix,
+		    m->call, i + 1);
+		r->kind = "question";
+		r->text_max = -1;
+		r->title = q_title(m, hook_printf(m->a, "%s asks: %s",
+		    m->w->name, line(m, get(m, q, "header"))));
+		r->message = hook_clip(m->a, hook_or_else(m->a, get(m, q,
+		    "question"), hook_printf(m->a, "%s asks a question",
+		    m->w->name)), 4000);
+		opts = get(m, q, "options");
+		for (k = 0; k < opts->n; k++) {
+			const struct jval *o = opts->items[k], *dv;
+			const char *label = hook_or_else(m->a, get(m, o,
+			    "label"), hook_printf(m->a, "Option %zu", k + 1));
+			dv = get(m, o, "description");
+			choice(r, hook_printf(m->a, "o%zu", k + 1),
+			    hook_clip(m->a, hook_line_of(m->a, label), 200),
+			    hook_blank(text(m, dv)) ? NULL : hook_clip(m->a,
+			    line(m, dv), 500));
+		}
+	}
+	pl->nreq = qs->n;
+}
+
+static bool
+has(const struct jval *o, const char *name)
+{
+	return json_get(o, name) != NULL;
+}
+
+/* Elicitation: what ARC can ask; the rest stays with the client. */
+static void
+elicit(struct map *m, struct hook_plan *pl)
+{
+	const struct jval	*schema = json_get(m->p, "requested_schema");
+	const struct jval	*f = get(m, schema, "properties"), *s, *v;
+	struct hook_req		*r = &pl->req[0];
+	double			 max;
+
+	if (!truthy(f))
+		f = NULL;
+	else if (f->type != J_OBJECT) {
+		m->bad = true;
+		return;
+	}
+	r->key = hook_printf(m->a, "%s:elicit:%s:%s", m->w->prefix, m->server,
+	    m->elicitation);
+	r->title = q_title(m, hook_printf(m->a, "MCP server %s asks",
+	    line(m, json_get(m->p, "mcp_server_name"))));
+	r->message = hook_clip(m->a, hook_or_else(m->a, json_get(m->p,
+	    "message"), "An MCP server asks for input"), 4000);
+	r->kind = "question";
+	r->text_max = -1;
+	if (strcmp(m->mode, "url") == 0)
+		return;
+	if (f == NULL || f->n == 0) {
+		choice(r, "accept", "Accept", NULL);
+		choice(r, "decline", "Decline", NULL);
+		choice(r, "cancel", "Cancel", NULL);
+		pl->nreq = 1;
+		return;
+	}
+	s = f->members[0].value;
+	if (f->n != 1 || s->type != J_OBJECT || !json_is(json_get(s, "type"),
+	    "string") || has(s, "enum") || has(s, "oneOf") || has(s, "anyOf") ||
+	    has(s, "format") || has(s, "pattern"))
+		return;
+	r->field = hook_printf(m->a, "%.*s", (int)f->members[0].namelen,
+	    f->members[0].name);
+	r->text_max = 500;
+	if ((v = json_get(s, "maxLength")) != NULL && v->type == J_NUMBER) {
+		max = strtod(v->s, NULL);	/* floor, then 1 to 2000 */
+		r->text_max = max >= 2000 ? 2000 : max < 1 ? 1 : (long)max;
+	}
+	if (!truthy(v = json_get(s, "title")) &&
+	    !truthy(v = json_get(s, "description")))
+		v = NULL;
+	r->message = hook_clip(m->a, hook_printf(m->a, "%s\n\n%s", r->message,
+	    v != NULL ? line(m, v) : hook_line_of(m->a, r->field)), 4000);
+	pl->nreq = 1;
+}
+
+/* Notices for Notification, by notification_type: kind, priority, title. */
+static const struct notice {
+	const char	*type, *kind, *priority, *title;
+} notices[] = {
+	{ "permission_prompt", "blocked", "high", "%s needs your permission" },
+	{ "worker_permission_prompt", "blocked", "high",
+	    "A %s worker needs permission" },
+	{ "idle_prompt", "question", "normal", "%s is waiting for your input" },
+	{ "auth_success", "information", "low", "%s login succeeded" },
+	{ "auth_storage_failure", "failure", "high",
+	    "%s login needs attention" },
+	{ "elicitation_dialog", "question", "high",
+	    "An MCP server needs your input" },
+	{ "elicitation_url_dialog", "question", "high",
+	    "An MCP server asks you to open a link" },
+	{ "elicitation_complete", "information", "low",
+	    "An MCP server completed a request" },
+	{ "elicitation_response", "information", "low",
+	    "An MCP server got its answer" },
+	{ "agent_needs_input", "question", "high",
+	    "A %s agent needs your input" },
+	{ "agent_completed", "completion", "normal", "A %s agent finished" },
+	{ "push_notification", "information", "normal", "A message from %s" },
+	{ "computer_use_enter", "information", "low",
+	    "%s is using your computer" },
+	{ "computer_use_exit", "information", "low",
+	    "%s is done using your computer" },
+	{ "quota_auto_resume_fired", "information", "normal",
+	    "%s resumed after a usage limit" },
+	{ "quota_auto_resume_stale", "information", "low",
+	    "%s did not resume after a usage limit" },
+	{ "quota_auto_resume_disabled", "information", "low",
+	    "%s will not resume after a usage limit" },
+	{ "model_refusal_fallback", "information", "normal",
+	    "%s switched models" },
+	{ "plugin_notification", "information", "normal", "A %s plugin says" },
+};
+
+static void
+notification(struct map *m, struct hook_plan *pl)
+{
+	static const struct notice other = { NULL, "information", "normal",
+	    "%s" };
+	const struct notice	*n = &other;
+	struct hook_req		*r = &pl->req[0];
+	const char		*t;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(notices) / sizeof(notices[0]); i++)
+		if (strcmp(m->ntype, notices[i].type) == 0)
+			n = &notices[i];
+	/* the formats hold at most one %s, the host's name */
+	t = strstr(n->title, "%s") != NULL ? hook_printf(m->a, n->title,
+	    m->w->name) : n->title;
+	pl->unless_pending = strcmp(m->ntype, "permission_prompt") == 0 ||
+	    strcmp(m->ntype, "elicitation_dialog") == 0;
+	r->key = hook_printf(m->a, "%s:notice:%s", m->w->prefix, m->ntype);
+	r->kind = n->kind;
+	r->priority = n->priority;
+	r->text_max = -1;
+	r->title = q_title(m, hook_or_else(m->a, json_get(m->p, "title"), t));
+	r->message = hook_clip(m->a, hook_or_else(m->a, json_get(m->p,
+	    "message"), t), 4000);
+	pl->nreq = 1;
+}
+
+static void
+stop(struct map *m, struct hook_plan *pl)
+{
+	const struct jval	*bg = json_get(m->p, "background_tasks");
+	struct hook_req		*r = &pl->req[0];
+	struct buf		 b = { 0 };
+	double			 n = 0;
+
+	if (truthy(bg)) {
+		if (bg->type == J_ARRAY || bg->type == J_OBJECT)
+			n = (double)bg->n;
+		else if (bg->type == J_STRING)
+			n = (double)hook_length(text(m, bg));
+		else if (bg->type == J_NUMBER)
+			n = strtod(bg->s, NULL);	/* jq: its absolute value */
+		else
+			m->bad = true;	/* true has no length */
+	}
+	if (n < 0)
+		n = -n;
+	pl->sweep = true;
+	r->key = hook_printf(m->a, "%s:stop", m->w->prefix);
+	r->kind = "completion";
+	r->text_max = -1;
+	r->title = hook_printf(m->a, "%s finished", m->w->name);
+	buf_puts(&b, hook_clip(m->a, hook_or_else(m->a, json_get(m->p,
+	    "last_assistant_message"), hook_printf(m->a, "%s finished and is "
+	    "waiting for you.", m->w->name)), 1000));
+	if (n > 0) {
+		struct jval num = { 0 };
+		num.type = J_NUMBER;
+		num.s = hook_printf(m->a, "%.17g", n);
+		buf_puts(&b, "\n(");
+		hook_json(&b, &num, false);
+		buf_puts(&b, " background task(s) still running)");
+	}
+	r->message = hook_printf(m->a, "%s", b.p);
+	pl->nreq = 1;
+	buf_free(&b);
+}
+
+/* ---- the plan ---- */
+
+static void
+context(struct map *m)
+{
+	const struct jval	*p = m->p;
+	const char		*cwd = text(m, json_get(p, "cwd"));
+	const char		*project = hook_clip(m->a, hook_project(m->a,
+				    cwd), 200);
+	const char		*turn = hook_clip(m->a, line(m, json_get(p,
+				    "turn_id")), 200);
+	const char		*ev = text(m, json_get(p, "hook_event_name"));
+	size_t			 n;
+
+	m->w->session = hook_session(m->a, line(m, json_get(p,
+	    "session_id")));
+	m->w->prefix = hook_printf(m->a, "%s:%s", m->w->client, m->w->session);
+	m->w->cwd = *cwd != '\0' && hook_length(cwd) <= 1024 ? cwd : NULL;
+	m->w->project = *project != '\0' ? project : NULL;
+	m->w->turn = *turn != '\0' ? turn : NULL;
+	m->ntype = line(m, json_get(p, "notification_type"));
+	n = strlen(m->ntype);
+	if (n < 1 || n > 40 || strspn(m->ntype,
+	    "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+		m->ntype = "other";
+	m->mode = line(m, json_get(p, "mode"));
+	if (strcmp(ev, "PermissionRequest") == 0 ||
+	    strcmp(ev, "PostToolUse") == 0 ||
+	    strcmp(ev, "PostToolUseFailure") == 0 ||
+	    strcmp(ev, "PermissionDenied") == 0)
+		m->call = call_of(m);
+	if (strcmp(ev, "PermissionRequest") == 0) {
+		const struct jval *s = json_get(p, "permission_suggestions");
+		m->offer = hook_sha16(m->a, truthy(s) ? canon(m, s) : "[]");
+	}
+	if (strcmp(ev, "Elicitation") == 0 ||
+	    strcmp(ev, "ElicitationResult") == 0) {
+		const char *id = line(m, json_get(p, "elicitation_id"));
+		m->server = hook_plain(m->a, 20, line(m, json_get(p,
+		    "mcp_server_name")));
+		m->elicitation = *id != '\0' ? hook_plain(m->a, 16, id) :
+		    elicit_of(m);
+	}
+}
+
+bool
+claude_plan(struct arena *a, const struct jval *p, struct hook_who *w,
+    struct hook_plan *pl)
+{
+	struct map	 m = { 0 };
+	const char	*ev, *src;
+
+	memset(pl, 0, sizeof(*pl));
+	m.a = a;
+	m.p = p;
+	m.w = w;
+	m.claude = strcmp(w->client, "codex") != 0;
+	context(&m);
+	ev = text(&m, json_get(p, "hook_event_name"));
+	if (strcmp(ev, "Notification") == 0) {
+		notification(&m, pl);
+	} else if (strcmp(ev, "PermissionRequest") == 0) {
+		if (m.claude && strcmp(text(&m, json_get(p, "tool_name")),
+		    "AskUserQuestion") == 0) {
+			pl->wait = WAIT_ASK;
+			ask_user(&m, pl);
+		} else {
+			pl->wait = WAIT_PERMISSION;
+			permission(&m, pl);
+		}
+	} else if (strcmp(ev, "Elicitation") == 0 && m.claude) {
+		pl->wait = WAIT_ELICIT;
+		elicit(&m, pl);
+	} else if (strcmp(ev, "ElicitationResult") == 0) {
+		pl->resolve[pl->nresolve++] = hook_printf(a, "%s:elicit:%s:%s",
+		    w->prefix, m.server, m.elicitation);
+		pl->resolve[pl->nresolve++] = hook_printf(a,
+		    "%s:notice:elicitation_dialog", w->prefix);
+	} else if (strcmp(ev, "PostToolUse") == 0 ||
+	    strcmp(ev, "PostToolUseFailure") == 0 ||
+	    strcmp(ev, "PermissionDenied") == 0) {
+		/* every question of the call, whatever rules each offered */
+		pl->resolve[pl->nresolve++] = hook_printf(a,
+		    "%s:notice:permission_prompt", w->prefix);
+		pl->resolve_prefix[pl->nprefix++] = hook_printf(a,
+		    "%s:perm:%s:", w->prefix, m.call);
+		pl->resolve_prefix[pl->nprefix++] = hook_printf(a,
+		    "%s:ask:%s:", w->prefix, m.call);
+	} else if (strcmp(ev, "Stop") == 0) {
+		stop(&m, pl);
+	} else if (strcmp(ev, "UserPromptSubmit") == 0) {
+		src = text(&m, json_get(p, "source"));
+		pl->sweep = *src == '\0' || strcmp(src, "user") == 0;
+	} else if (strcmp(ev, "SessionEnd") == 0 ||
+	    strcmp(ev, "Interrupt") == 0) {
+		pl->sweep = true;
+	}
+	return !m.bad;
+}
+
+/* ---- the decision ---- */
+
+static const struct jval *
+response(const struct jval *answer)
+{
+	return answer != NULL ? json_get(answer, "response") : NULL;
+}
+
+static bool
+permission_reply(struct buf *b, const struct jval *p, const char *cid,
+    const char *src, bool claude)
+{
+	buf_puts(b, "{\"hookSpecificOutput\":{\"hookEventName\":"
+	    "\"PermissionRequest\",\"decision\":");
+	if (strcmp(cid, "allow") == 0) {
+		buf_puts(b, "{\"behavior\":\"allow\"}");
+	} else if (strcmp(cid, "always") == 0 && claude) {
+		const struct jval *s = json_get(p, "permission_suggestions");
+		buf_puts(b, "{\"behavior\":\"allow\",\"updatedPermissions\":");
+		if (s != NULL)
+			hook_json(b, s, false);
+		else
+			buf_puts(b, "null");
+		buf_putc(b, '}');
+	} else if (strcmp(cid, "deny") == 0 || (strcmp(cid, "stop") == 0 &&
+	    claude)) {
+		struct buf msg = { 0 };
+		buf_printf(&msg, "Denied through arc (%s)%s", src,
+		    cid[0] == 's' ? "; stop and wait for the person" : "");
+		buf_puts(b, "{\"behavior\":\"deny\",\"message\":");
+		buf_json_str(b, msg.p, msg.len);
+		buf_puts(b, cid[0] == 's' ? ",\"interrupt\":true}" : "}");
+		buf_free(&msg);
+	} else
+		return false;
+	buf_puts(b, "}}");
+	return true;
+}
+
+/* The option an answer chose ("oK"), as the client offered it. */
+static const struct jval *
+chosen(const struct jval *q, const char *cid)
+{
+	const struct jval	*opts = json_get(q, "options");
+	char			*end;
+	long			 k;
+
+	if (cid[0] != 'o' || opts == NULL || opts->type != J_ARRAY)
+		return NULL;
+	k = strtol(cid + 1, &end, 10);
+	if (*end != '\0' || k < 1 || (size_t)k > opts->n ||
+	    opts->items[k - 1]->type != J_OBJECT)
+		return NULL;
+	return json_get(opts->items[k - 1], "label");
+}
+
+static bool
+ask_reply(struct buf *b, struct arena *a, const struct jval *p,
+    const struct hook_plan *pl, const struct jval *const *answer)
+{
+	const struct jval	*in = json_get(p, "tool_input");
+	const struct jval	*qs = json_get(in, "questions"), *q, *label;
+	const struct jval	*r, *cid;
+	struct buf		 ans = { 0 };
+	size_t			 i, j;
+	bool			 first = true;
+
+	buf_putc(&ans, '{');
+	for (i = 0; i < pl->nreq; i++) {
+		q = qs->items[i];
+		r = response(answer[i]);
+		cid = r != NULL ? json_get(r, "choice_id") : NULL;
+		if (cid == NULL || cid->type != J_STRING ||
+		    (label = chosen(q, hook_text(a, cid))) == NULL ||
+		    json_get(q, "question") == NULL ||
+		    json_get(q, "question")->type != J_STRING)
+			goto fail;
+		/* a question asked twice: the later answer, in its place */
+		for (j = i + 1; j < pl->nreq; j++)
+			if (json_get(qs->items[j], "question") != NULL &&
+			    sv_same(sv_json(json_get(qs->items[j], "question")),
+			    sv_json(json_get(q, "question"))))
+				break;
+		if (j < pl->nreq)
+			continue;
+		if (!first)
+			buf_putc(&ans, ',');
+		first = false;
+		hook_json(&ans, json_get(q, "question"), false);
+		buf_putc(&ans, ':');
+		hook_json(&ans, label, false);
+	}
+	buf_putc(&ans, '}');
+	buf_puts(b, "{\"hookSpecificOutput\":{\"hookEventName\":"
+	    "\"PermissionRequest\",\"decision\":{\"behavior\":\"allow\","
+	    "\"updatedInput\":{");
+	first = true;
+	for (i = 0; i < in->n; i++) {
+		const struct jmember *mb = &in->members[i];
+		if (!first)
+			buf_putc(b, ',');
+		first = false;
+		hook_json(b, &(struct jval){ .type = J_STRING, .s = mb->name,
+		    .len = mb->namelen }, false);
+		buf_putc(b, ':');
+		if (named(mb, "answers"))
+			buf_put(b, ans.p, ans.len);
+		else
+			hook_json(b, mb->value, false);
+	}
+	if (json_get(in, "answers") == NULL) {
+		buf_puts(b, first ? "\"answers\":" : ",\"answers\":");
+		buf_put(b, ans.p, ans.len);
+	}
+	buf_puts(b, "}}}}");
+	buf_free(&ans);
+	return true;
+fail:
+	buf_free(&ans);
+	return false;
+}
+
+static bool
+elicit_reply(struct buf *b, const struct hook_plan *pl, const struct jval *r)
+{
+	const struct jval *t = r != NULL ? json_get(r, "text") : NULL;
+	const struct jval *cid = r != NULL ? json_get(r, "choice_id") : NULL;
+
+	buf_puts(b, "{\"hookSpecificOutput\":{\"hookEventName\":"
+	    "\"Elicitation\",\"action\":");
+	if (t != NULL && t->type == J_STRING && pl->req[0].field != NULL) {
+		buf_puts(b, "\"accept\",\"content\":{");
+		buf_json_cstr(b, pl->req[0].field);
+		buf_putc(b, ':');
+		buf_json_str(b, t->s, t->len);
+		buf_putc(b, '}');
+	} else if (json_is(cid, "accept") || json_is(cid, "decline") ||
+	    json_is(cid, "cancel")) {
+		buf_json_str(b, cid->s, cid->len);
+	} else
+		return false;
+	buf_puts(b, "}}");
+	return true;
+}
+
+bool
+claude_reply(struct buf *b, struct arena *a, const struct jval *p,
+    const struct hook_who *w, const struct hook_plan *pl,
+    const struct jval *const *answer)
+{
+	const struct jval	*r = pl->nreq > 0 ? response(answer[0]) : NULL;
+	const struct jval	*cid = r != NULL ? json_get(r, "choice_id") :
+				    NULL, *src;
+	bool			 claude = strcmp(w->client, "codex") != 0;
+	const char		*c = cid != NULL && cid->type == J_STRING ?
+				    hook_text(a, cid) : "";
+
+	if (!claude && strcmp(c, "allow") != 0 && strcmp(c, "deny") != 0)
+		return false;	/* Codex takes allow or deny only */
+	src = r != NULL ? json_get(r, "source") : NULL;
+	switch (pl->wait) {
+	case WAIT_PERMISSION:
+		return permission_reply(b, p, c, truthy(src) ? hook_text(a,
+		    src) : "arc", claude);
+	case WAIT_ASK:
+		return ask_reply(b, a, p, pl, answer);
+	case WAIT_ELICIT:
+		return elicit_reply(b, pl, r);
+	case WAIT_NONE:
+		break;
+	}
+	return false;
+}

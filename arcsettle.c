@@ -1,0 +1,189 @@
+/*
+ * Waiting until the question under a key is settled: arc-wait's loop,
+ * shared with arc-hook, which waits in-process.  Each look takes a shared
+ * lock; in between, a sleep on the journal's folder until it changes, the
+ * question's deadline comes, or the timeout.  A question past its deadline
+ * is marked expired in the journal, as judged by the one judge.
+ */
+#include <libgen.h>
+#include <err.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcrules.h"
+#include "arcjournal.h"
+#include "arccmd.h"
+#include "arcsettle.h"
+
+enum marked { MARKED, NOT_MARKED, MARK_FAILED };
+
+/*
+ * Marks a due question expired in the journal, as judged at now (the one
+ * judge, question_state()); NOT_MARKED when it was not due, or is no
+ * longer pending, by the time the lock was had.
+ */
+static enum marked
+mark_expired(struct journal *j, struct arena *a, const char *key,
+    const char *now)
+{
+	struct current	 cur;
+	struct change	 ch;
+	enum marked	 m = NOT_MARKED;
+
+	if (!journal_lock(j, true))
+		return MARK_FAILED;
+	arena_reset(a);
+	current_of(j, a, sv_str(key), &cur);
+	if (rules_expire(&cur, now, journal_clock(j, now), &ch)) {
+		journal_record(j, journal_clock(j, now), &ch);
+		m = journal_append(j) ? MARKED : MARK_FAILED;
+	}
+	journal_unlock(j);
+	return m;
+}
+
+static void
+keep_record(struct buf *record, struct arena *a, const char *text)
+{
+	record->len = 0;
+	record_write_full(record, a, text, true);
+}
+
+/* How long to sleep before the next look (ms); -1: the timeout passed. */
+static int64_t
+nap(const struct question *qn, struct arena *a, const char *now,
+    int64_t give_up, bool watched)
+{
+	int64_t wait_ms, left;
+
+	wait_ms = rfc3339_ms_between(now, sv_cstr_of(a,
+	    qn->q.f[I_EXPIRES_AT]));
+	if (give_up >= 0) {
+		if ((left = give_up - monotonic_ms()) <= 0)
+			return -1;
+		if (left < wait_ms)
+			wait_ms = left;
+	}
+	if (!watched && wait_ms > 100)
+		wait_ms = 100;	/* no inotify: poll */
+	else if (wait_ms > 1000)
+		wait_ms = 1000;	/* a slow poll, in case a watch is lost */
+	/*
+	 * Pending by the judge, yet due within the millisecond (or a clock
+	 * at the end of time): a short sleep, never a spin.
+	 */
+	return wait_ms < 10 ? 10 : wait_ms;
+}
+
+enum settled
+settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
+    struct buf *record)
+{
+	struct journal	 j;
+	struct question	 qn;
+	struct arena	 arena = { 0 }, marking = { 0 };
+	struct stat	 sb;
+	char		*path, *base = NULL, *copy;
+	int64_t		 give_up = -1, wait_ms;
+	int		 fd = -1;
+	enum settled	 status;
+	bool		 watched = false, looked_again = false, done = false;
+
+	if (timeout >= 0)
+		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
+		    INT64_MAX / 2;
+	path = journal_default_path(journal);
+	if (stat(path, &sb) == -1 && errno == ENOENT) {
+		free(path);
+		return SETTLED_NO_JOURNAL;
+	}
+	if (!journal_open(&j, path, true)) {
+		journal_close(&j);
+		free(path);
+		return SETTLED_FAILED;
+	}
+	if ((copy = strdup(path)) == NULL ||
+	    (base = strdup(basename(copy))) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	free(copy);
+	for (status = SETTLED_FAILED; !done;) {
+		const char *now;
+
+		arena_reset(&arena);
+		if (!journal_lock(&j, false))
+			break;
+		journal_unlock(&j);
+		find_question(&j, &arena, key, &qn);
+		if (!qn.found) {
+			status = state_lookup(j.st, key) != NULL ?
+			    SETTLED_NOTICE : SETTLED_NO_QUESTION;
+			break;
+		}
+		now = arc_now_advancing();
+		if (sv_is(qn.q.f[I_STATUS], "pending") &&
+		    question_status(&qn.q, now) == Q_EXPIRED) {
+			/* Its deadline passed: say so in the journal. */
+			switch (mark_expired(&j, &marking, key, now)) {
+			case MARK_FAILED:
+				done = true;
+				break;
+			case MARKED:
+				continue;
+			case NOT_MARKED:
+				/*
+				 * Settled meanwhile (answered, expired or
+				 * replaced by another): look again.  The one
+				 * judge agrees with itself, so a second time
+				 * means the record itself is stale.
+				 */
+				if (!looked_again) {
+					looked_again = true;
+					continue;
+				}
+				keep_record(record, &arena, qn.text);
+				status = SETTLED_OTHER;
+				done = true;
+				break;
+			}
+			break;
+		}
+		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
+			keep_record(record, &arena, qn.text);
+			status = sv_is(qn.q.f[I_STATUS], "answered") ?
+			    SETTLED_ANSWERED : SETTLED_OTHER;
+			break;
+		}
+		/*
+		 * Pending: watch the journal (only now: a question already
+		 * settled costs no inotify instance, whose release is slow),
+		 * look once more, then sleep until it changes or a deadline.
+		 */
+		if (!watched) {
+			watched = true;
+			fd = folder_watch(path);
+			continue;
+		}
+		if ((wait_ms = nap(&qn, &arena, now, give_up, fd != -1)) < 0) {
+			status = SETTLED_TIMEOUT;
+			break;
+		}
+		if (!folder_sleep(fd, base, wait_ms + 1, stop)) {
+			status = SETTLED_STOPPED;
+			break;
+		}
+	}
+	if (fd != -1)
+		(void)close(fd);
+	free(path);
+	free(base);
+	arena_free(&arena);
+	arena_free(&marking);
+	journal_close(&j);
+	return status;
+}

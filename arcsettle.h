@@ -1,0 +1,30 @@
+/*
+ * Waiting until the question under a key is settled (arcsettle.c): the
+ * one wait, arc-wait's and arc-hook's.
+ */
+#ifndef ARCSETTLE_H
+#define ARCSETTLE_H
+
+#include "arc.h"
+
+enum settled {
+	SETTLED_ANSWERED,	/* answered: its record in *record */
+	SETTLED_OTHER,		/* expired or cancelled: its record */
+	SETTLED_NO_JOURNAL,	/* no journal yet: no question */
+	SETTLED_NO_QUESTION,	/* nothing under the key */
+	SETTLED_NOTICE,		/* a notice under the key: nothing to answer */
+	SETTLED_TIMEOUT,	/* timeout passed first */
+	SETTLED_STOPPED,	/* stop's reader went away (a signal) */
+	SETTLED_FAILED		/* the journal failed; it said why */
+};
+
+/*
+ * Blocks until the current question under key is settled or timeout ms
+ * pass (-1: never).  stop: the write end of a pipe whose read end, once
+ * closed (by a signal handler), ends the wait; -1: none.  *record gets
+ * the interaction record as arc-wait prints it, without a newline.
+ */
+enum settled	settle_wait(const char *journal_option, const char *key,
+		    int64_t timeout, int stop, struct buf *record);
+
+#endif /* ARCSETTLE_H */

@@ -15,8 +15,8 @@ COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-ac
 NOTIFY_OBJS = arc-notify.o arcnotifyconf.o
 NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
-	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o \
-	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
+	   arc-status.o arc-emit.o arc-acp.o arcacpmsg.o arcpick.o arcshow.o arcview.o \
+	   arcfollow.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o arcdelivery.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o \
@@ -24,7 +24,8 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h arcacpmsg.h arcnotifyconf.h arcoffdevice.h arctmux.h
+	   arcmirror.h arcacpmsg.h arcnotifyconf.h arcoffdevice.h arctmux.h arcview.h \
+	   arcdelivery.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \

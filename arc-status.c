@@ -29,6 +29,7 @@
 #include "arcshow.h"
 #include "arcfollow.h"
 #include "arcview.h"
+#include "arcdelivery.h"
 
 #define UNREADABLE_MARK	"arc: journal unreadable\n"
 
@@ -363,10 +364,12 @@ print_list(struct buf *b, struct survey *s)
 {
 	struct rec	 q, n;
 	struct sv	 t;
-	char		 tag[TAG_SHOWN + 1];
+	struct buf	 why = { 0 };
+	char		 tag[TAG_SHOWN + 1], *path;
 	size_t		 i;
 	bool		 waiting;
 
+	path = delivery_path(s->j->path);
 	for (i = 0; i < s->n; i++) {
 		struct item *it = &s->items[i];
 		waiting = it->qs == Q_PENDING;
@@ -381,8 +384,17 @@ print_list(struct buf *b, struct survey *s)
 		if (waiting && journal_rec(s->j, &s->arena, it->c, true,
 		    &q) != NULL)
 			question_tag(tag, &q);
-		buf_printf(b, "\t%s\n", tag);
+		buf_printf(b, "\t%s", tag);
+		/* a seventh field, only when a delivery of it failed */
+		if (delivery_words(&why, path, it->c->key, "", "; ") > 0) {
+			buf_putc(b, '\t');
+			buf_put(b, why.p, why.len);
+			why.len = 0;
+		}
+		buf_putc(b, '\n');
 	}
+	buf_free(&why);
+	free(path);
 }
 
 static const char usage[] =

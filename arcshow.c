@@ -21,6 +21,7 @@
 #include "arcwords.h"
 #include "arcbind.h"
 #include "arcview.h"
+#include "arcdelivery.h"
 #include "arcshow.h"
 
 /* A condition's records, parsed. */
@@ -230,6 +231,17 @@ show_plain(struct buf *b, struct arena *a, const struct cview *v,
 	buf_putc(b, '\n');
 }
 
+/* What arc-notify could not deliver of it (arcdelivery.c), and why. */
+static void
+show_delivery(struct buf *b, const char *journal, const char *key)
+{
+	char *path = delivery_path(journal);
+
+	if (delivery_words(b, path, key, "delivery: ", "\n") > 0)
+		buf_putc(b, '\n');
+	free(path);
+}
+
 int
 status_show(struct journal *j, const char *key, bool json, const char *now)
 {
@@ -258,6 +270,7 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 		buf_puts(&b, "}\n");
 	} else {
 		show_plain(&b, &a, &v, now);
+		show_delivery(&b, j->path, c->key);
 	}
 	write_stdout(&b);
 	flush_stdout();

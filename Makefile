@@ -66,6 +66,14 @@ $(COMMANDS): arc
 .c.o:
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $<
 
+# The page's style and script are files of their own (web/), compiled
+# into arc-web as arrays of their bytes (web/embed: od, no extra package).
+WEB_ASSETS = web/arc.css web/arc.js
+web/assets.inc: web/embed $(WEB_ASSETS)
+	web/embed $(WEB_ASSETS) >$@.tmp && mv $@.tmp $@
+
+arc-web.o: web/assets.inc
+
 # Installs what is missing of a list, and nothing when all is there.
 deps-demo: DEBS = $(DEBS_DEMO)
 deps-check: DEBS = $(DEBS_CHECK)
@@ -138,7 +146,7 @@ check-valgrind: deps-valgrind all
 # The whole suite against an ASan+UBSan build of every command.
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
-check-sanitize: deps-sanitize test-helpers
+check-sanitize: deps-sanitize test-helpers web/assets.inc
 	@mkdir -p san
 	@for f in $(OBJS:.o=.c); do \
 	    clang $(WARN) $(SANFLAGS) $(CPPFLAGS) -c $$f -o san/$${f%.c}.o || exit 1; \
@@ -199,7 +207,7 @@ install: all
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf arc arc-notify $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
+	rm -rf arc arc-notify $(COMMANDS) *.o web/assets.inc bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
 	    $(TEST_HELPERS)
 
 .PHONY: all deps-demo deps-check deps-slow deps-valgrind deps-sanitize \

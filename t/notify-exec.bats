@@ -28,16 +28,16 @@ teardown() {
 	arc_teardown
 }
 
-start() { # NAME COMMAND...
+exec_start() { # NAME COMMAND...
 	local name=$1
 	shift
 	setsid "$@" >"$(E)/$name.out" 2>"$(E)/$name.err" </dev/null 3>&- &
 	echo $! >"$(E)/$name.pid"
 }
 
-conf() { printf '%s\n' "$@" >"$XDG_CONFIG_HOME/arc/notify.conf"; }
+exec_conf() { printf '%s\n' "$@" >"$XDG_CONFIG_HOME/arc/notify.conf"; }
 
-ask() { # KEY [arc-emit options]
+exec_ask() { # KEY [arc-emit options]
 	local key=$1
 	shift
 	arc-emit --key "$key" --kind permission --title "Deploy?" \
@@ -47,14 +47,14 @@ ask() { # KEY [arc-emit options]
 	    --choice deny:Deny --expires-in 1h "$@" | arc-apply -q >/dev/null
 }
 
-alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
+exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 
 @test "exec only: arc-notify runs with no session bus, and the command gets the view: title, message, every choice with its detail, escaped" {
-	conf "notify exec question run cat >>$(E)/got" 'ignore tmux'
-	start notify arc-notify
-	ask k
+	exec_conf "notify exec question run cat >>$(E)/got" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
 	eventually test -s "$(E)/got"
-	alive notify
+	exec_alive notify
 	line=$(head -1 "$(E)/got")
 	[ "$(jq -r .change <<<"$line")" = deliver ]
 	[ "$(jq -r .view.title <<<"$line")" = 'Deploy?' ]
@@ -71,10 +71,10 @@ alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 }
 
 @test "exec: the off-device setting applies: no-message sends no message and withholds the question; title-only not who asks nor the choices" {
-	conf "notify exec question run cat >>$(E)/got" 'ignore tmux'
+	exec_conf "notify exec question run cat >>$(E)/got" 'ignore tmux'
 	echo no-message >"$BATS_TEST_TMPDIR/state/off-device"
-	start notify arc-notify
-	ask k1
+	exec_start notify arc-notify
+	exec_ask k1
 	eventually test -s "$(E)/got"
 	line=$(head -1 "$(E)/got")
 	[ "$(jq -r .view.message <<<"$line")" = null ]
@@ -84,7 +84,7 @@ alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
 	rm "$(E)/notify.pid" "$(E)/got"
 	echo title-only >"$BATS_TEST_TMPDIR/state/off-device"
-	start notify arc-notify
+	exec_start notify arc-notify
 	eventually test -s "$(E)/got"
 	line=$(head -1 "$(E)/got")
 	[ "$(jq -r .view.title <<<"$line")" = 'Deploy?' ]
@@ -94,12 +94,12 @@ alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 }
 
 @test "exec: the run command is the rest of the line byte for byte: quotes, runs of blanks and # reach sh -c as written" {
-	conf "notify exec question run printf '%s|' \"a  b\"   'c#d' \"\$(printf x)\" >>$(E)/got" 'ignore tmux'
+	exec_conf "notify exec question run printf '%s|' \"a  b\"   'c#d' \"\$(printf x)\" >>$(E)/got" 'ignore tmux'
 	run arc-notify -n
 	[ "$status" -eq 0 ]
 	grep -qF "run printf '%s|' \"a  b\"   'c#d' \"\$(printf x)\" >>$(E)/got" <<<"$output"
-	start notify arc-notify
-	ask k
+	exec_start notify arc-notify
+	exec_ask k
 	eventually test -s "$(E)/got"
 	[ "$(cat "$(E)/got")" = 'a  b|c#d|x|' ]
 }
@@ -108,11 +108,11 @@ alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	recipe=$(mandoc -Tascii "$BATS_TEST_DIRNAME/../man/arc-notify.1" | col -bx |
 	    grep -E '^ *notify exec question run m=' | sed 's/^ *//')
 	[ -n "$recipe" ]
-	start receiver "$BATS_TEST_DIRNAME/web/receiver" "$(E)/pushed" "$(E)/rport"
+	exec_start receiver "$BATS_TEST_DIRNAME/web/receiver" "$(E)/pushed" "$(E)/rport"
 	eventually test -s "$(E)/rport"
-	conf "${recipe//ntfy.sh\/my-arc/http://127.0.0.1:$(cat "$(E)/rport")/my-arc}" 'ignore tmux'
-	start notify arc-notify
-	ask k
+	exec_conf "${recipe//ntfy.sh\/my-arc/http://127.0.0.1:$(cat "$(E)/rport")/my-arc}" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
 	eventually test -s "$(E)/pushed"
 	[ "$(jq -r '[.method, .path, .headers.Priority, .headers.Tags] | join("|")' "$(E)/pushed")" = 'POST|/my-arc|4|robot' ]
 	[ "$(jq -r .body "$(E)/pushed")" = $'Deploy?: $ npm run deploy\n> then \\u202edone' ]
@@ -124,9 +124,9 @@ alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 }
 
 @test "exec: a command that fails is tried 3 times, and arc-status --show and --list say which sink failed and why" {
-	conf "notify exec question run echo x >>$(E)/tries; exit 7" 'ignore tmux'
-	start notify arc-notify
-	ask k
+	exec_conf "notify exec question run echo x >>$(E)/tries; exit 7" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
 	eventually eval '[ "$(grep -c . "$(E)/tries" 2>/dev/null)" -ge 3 ]'
 	eventually eval 'arc-status --show k | grep -q "gave up"'
 	run arc-status --show k
@@ -142,9 +142,9 @@ alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 }
 
 @test "exec: a failure that recovers is cleared; the next try's success is what --show says" {
-	conf "notify exec question run test -e $(E)/ok || { touch $(E)/ok; exit 3; }; cat >>$(E)/got" 'ignore tmux'
-	start notify arc-notify
-	ask k
+	exec_conf "notify exec question run test -e $(E)/ok || { touch $(E)/ok; exit 3; }; cat >>$(E)/got" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
 	eventually test -s "$(E)/got"
 	run arc-status --show k
 	! grep -q '^delivery:' <<<"$output"

@@ -4,7 +4,7 @@
 # expected texts are written here from the rules, not recorded.
 load helper
 
-ask() { # KEY TITLE MESSAGE [arc-emit options...]
+view_ask() { # KEY TITLE MESSAGE [arc-emit options...]
 	local key=$1 title=$2 msg=$3
 	shift 3
 	arc-emit --key "$key" --kind permission --title "$title" --message "$msg" \
@@ -16,7 +16,7 @@ ask() { # KEY TITLE MESSAGE [arc-emit options...]
 	msg='$ ls'
 	for i in $(seq 30); do msg+=$'\n'; done
 	msg+='rm -rf ~'
-	ask k "Run?" "$msg"
+	view_ask k "Run?" "$msg"
 	run arc-status --show k
 	[ "$status" -eq 0 ]
 	grep -qxF 'message:  $ ls' <<<"$output"
@@ -27,13 +27,13 @@ ask() { # KEY TITLE MESSAGE [arc-emit options...]
 
 @test "view: a command padded with 990 spaces before its tail shows the tail whole, the blanks one mark" {
 	msg="\$ ls$(printf '%990s' '') ; rm -rf ~"
-	ask k "Run?" "$msg"
+	view_ask k "Run?" "$msg"
 	run arc-status --show k
 	grep -qxF 'message:  $ ls ⟨991 blanks⟩ ; rm -rf ~' <<<"$output"
 }
 
 @test "view: a few blanks and one blank line stay as written; a message that is not a command is not marked" {
-	ask k "Hi" $'two  spaces\n\nnext paragraph'
+	view_ask k "Hi" $'two  spaces\n\nnext paragraph'
 	run arc-status --show k
 	grep -qxF 'message:  two  spaces' <<<"$output"
 	grep -qxF '          next paragraph' <<<"$output"
@@ -42,7 +42,7 @@ ask() { # KEY TITLE MESSAGE [arc-emit options...]
 
 @test "view: bidi overrides, isolates, zero-width and C0/C1 controls are shown escaped, in --show and --list alike" {
 	title=$'a\u202eb\u2066c\u200bd\u00ade\x1bf\u0085g'
-	ask k "$title" "m"
+	view_ask k "$title" "m"
 	want='a\u202eb\u2066c\u200bd\u00ade\x1bf\u0085g'
 	run arc-status --show k
 	grep -qxF "title:    $want" <<<"$output"

@@ -16,8 +16,9 @@ NOTIFY_OBJS = arc-notify.o arcnotifyconf.o
 NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
-	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o \
+	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
 	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
+	   arcdelivery.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o \
@@ -26,7 +27,8 @@ HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
-	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arctmux.h
+	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arctmux.h arcview.h \
+	   arcdelivery.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
@@ -79,6 +81,13 @@ $(COMMANDS): arc
 
 # arc-hook --settings names where make install puts it.
 arc-hook.o: CPPFLAGS += -DARC_BINDIR='"$(BINDIR)"'
+# The page's style and script are files of their own (web/), compiled
+# into arc-web as arrays of their bytes (web/embed: od, no extra package).
+WEB_ASSETS = web/arc.css web/arc.js
+web/assets.inc: web/embed $(WEB_ASSETS)
+	web/embed $(WEB_ASSETS) >$@.tmp && mv $@.tmp $@
+
+arc-web.o: web/assets.inc
 
 # Installs what is missing of a list, and nothing when all is there.
 deps-build: DEBS = $(DEBS_BUILD)
@@ -162,7 +171,7 @@ check-valgrind: deps-valgrind all
 # The whole suite against an ASan+UBSan build of every command.
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=all
-check-sanitize: deps-sanitize test-helpers
+check-sanitize: deps-sanitize test-helpers web/assets.inc
 	@mkdir -p san
 	@for f in $(OBJS:.o=.c); do \
 	    clang $(WARN) $(SANFLAGS) $(CPPFLAGS) -c $$f -o san/$${f%.c}.o || exit 1; \
@@ -224,7 +233,7 @@ install: deps-build all
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf arc arc-notify $(COMMANDS) *.o bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
+	rm -rf arc arc-notify $(COMMANDS) *.o web/assets.inc bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
 	    $(TEST_HELPERS)
 
 # The list a target installs: make -s debs-list T=CHECK (t/needs.bats).

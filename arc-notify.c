@@ -52,6 +52,10 @@
 #include "arccmd.h"
 #include "arctmux.h"
 #include "arcnotifyconf.h"
+#include "arcjournal.h"
+#include "arcoffdevice.h"
+#include "arcview.h"
+#include "arcdelivery.h"
 
 extern char **environ;
 
@@ -60,7 +64,8 @@ extern char **environ;
 #define NOTIFY_IFACE	"org.freedesktop.Notifications"
 #define LINE_MAX_BYTES	(4 * 1024 * 1024)
 #define ACTIONS_MAX	16	/* buttons sent; the server shows what it can */
-#define TEXT_MAX	2000	/* bytes of a message in a notification body */
+#define TRIES_MAX	3	/* deliveries tried, then a failure stands */
+#define RETRY_MS	1000	/* the first retry; then 4 times longer */
 #define FOCUS_MS	2000	/* a pane in focus: look again this soon */
 #define GONE_MS		30000	/* no server: try again this soon anyway */
 #define SOCKETS_MAX	8	/* tmux servers refreshed besides the default */
@@ -90,6 +95,15 @@ struct cond {
 	bool		 has_where;	/* when it said so */
 	char		 window[16];	/* its tmux window, once asked */
 	struct conf_subject subject;	/* what the rules match */
+	struct view	 view;		/* what a person is shown (arcview.c) */
+	bool		 has_view;
+	struct try {			/* a sink's deliveries that failed */
+		unsigned	 tries;
+		int64_t		 retry_at;	/* ms; 0: none due */
+		bool		 gave_up;
+		char		 why[160];	/* our words; "" none */
+		char		 at[40];
+	}		 desk_try, exec_try;
 };
 
 struct notifier {
@@ -103,6 +117,9 @@ struct notifier {
 	pid_t		 child;
 	int64_t		 gone_at;	/* ms: the server went away; 0 here */
 	bool		 bus_lost;	/* the session bus itself went away */
+	char		*deliveryfile;	/* failures standing (arcdelivery.c) */
+	struct offdevice off;		/* what the exec sink may send */
+	bool		 off_ok;	/* the setting was read */
 };
 
 static volatile sig_atomic_t quit;
@@ -180,6 +197,67 @@ local_minutes(void)
 	if (localtime_r(&t, &tm) == NULL)
 		return 0;
 	return tm.tm_hour * 60 + tm.tm_min;
+}
+
+/* ---- failed deliveries: retried, bounded, and recorded ---- */
+
+/* Every failure standing, to the file arc-status reads. */
+static void
+failures_save(struct notifier *nt)
+{
+	struct delivery_failure	*v;
+	size_t			 i, n = 0;
+
+	if ((v = calloc(2 * nt->nc + 1, sizeof(*v))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	for (i = 0; i < nt->nc; i++) {
+		struct cond *c = nt->c[i];
+		if (c->desk_try.why[0] != '\0')
+			v[n++] = (struct delivery_failure){ c->key, "desktop",
+			    c->desk_try.why, c->desk_try.at, c->desk_try.tries,
+			    c->desk_try.gave_up };
+		if (c->exec_try.why[0] != '\0')
+			v[n++] = (struct delivery_failure){ c->key, "exec",
+			    c->exec_try.why, c->exec_try.at, c->exec_try.tries,
+			    c->exec_try.gave_up };
+	}
+	(void)delivery_save(nt->deliveryfile, v, n);
+	free(v);
+}
+
+/*
+ * A delivery failed: tried again after RETRY_MS, then 4 times longer,
+ * TRIES_MAX times in all; the failure stands, visible in arc-status,
+ * until one succeeds or the condition settles or changes.
+ */
+static void
+failed(struct notifier *nt, struct cond *c, struct try *t, const char *sink,
+    const char *why)
+{
+	struct buf	 b = { 0 };
+
+	t->tries++;
+	t->gave_up = t->tries >= TRIES_MAX;
+	t->retry_at = t->gave_up ? 0 : now_ms() + ((int64_t)RETRY_MS <<
+	    (2 * (t->tries - 1)));
+	b.len = 0;
+	term_safe(&b, why, strlen(why));
+	(void)strlcpy(t->why, b.p != NULL ? b.p : "", sizeof(t->why));
+	(void)strlcpy(t->at, arc_now_advancing(), sizeof(t->at));
+	warnx("%s: the %s sink failed: %s (%u of %d tries)", safe(&b,
+	    c->key), sink, t->why, t->tries, TRIES_MAX);
+	buf_free(&b);
+	failures_save(nt);
+}
+
+static void
+succeeded(struct notifier *nt, struct try *t)
+{
+	bool had = t->why[0] != '\0';
+
+	memset(t, 0, sizeof(*t));
+	if (had)
+		failures_save(nt);
 }
 
 /* ---- the state file: notification ids shown ---- */
@@ -346,126 +424,51 @@ tmux_window_mark(struct notifier *nt, struct cond *c)
 /* ---- the exec sink ---- */
 
 /*
- * The condition as a command gets it: the notification whole, and of the
- * question what a person reads and its tag; never its nonce or digest,
- * which a push service has no need of.
+ * The condition as a command gets it: the view a person is shown
+ * (arcview.c), within the off-device setting, since a command is the way
+ * to a push server; never a nonce or a digest.
  */
-static void
-exec_record(struct buf *b, const struct cond *c)
-{
-	static const char *const fields[] = { "id", "status", "title",
-	    "prompt", "choices", "expires_at", "created_at" };
-	const struct jval	*v;
-	size_t			 k;
-
-	buf_puts(b, ",\"notification\":");
-	buf_put(b, c->n->raw, c->n->rawlen);
-	if (c->i == NULL) {
-		buf_puts(b, ",\"interaction\":null");
-		return;
-	}
-	buf_printf(b, ",\"interaction\":{\"tag\":\"%s\"", c->tag);
-	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
-		if ((v = json_get(c->i, fields[k])) == NULL)
-			continue;
-		buf_printf(b, ",\"%s\":", fields[k]);
-		buf_put(b, v->raw, v->rawlen);
-	}
-	buf_putc(b, '}');
-}
-
-static void
+static int
 exec_sink(struct notifier *nt, struct cond *c, const char *cmd, bool back)
 {
 	char *const	 argv[] = { "sh", "-c", (char *)cmd, NULL };
+	struct arena	 a = { 0 };
 	struct buf	 b = { 0 };
+	struct view	 v;
+	int		 rc;
 
-	(void)nt;
 	if (back)
 		buf_printf(&b, "{\"change\":\"taken_back\",\"key\":");
 	else
 		buf_printf(&b, "{\"change\":\"deliver\",\"key\":");
 	buf_json_cstr(&b, c->key);
-	if (!back)
-		exec_record(&b, c);
+	if (!back) {
+		if (!nt->off_ok || !view_from_json(&v, &a, sv_str(c->key),
+		    c->n, c->question ? c->i : NULL, &nt->off)) {
+			arena_free(&a);
+			buf_free(&b);
+			return -2;	/* nothing may leave */
+		}
+		buf_puts(&b, ",\"view\":");
+		view_json(&b, &v, arc_now_advancing());
+	}
 	buf_puts(&b, "}\n");
-	(void)run(argv, b.p, b.len, LOUD);
+	rc = run(argv, b.p, b.len, LOUD);
+	arena_free(&a);
 	buf_free(&b);
+	return rc;
 }
 
 /* ---- the desktop sink ---- */
 
 /*
- * The length of a control at s that must not reach the desktop: C0 (but
- * a line break) and DEL, C1, and the bidirectional and invisible format
- * controls that could reorder or hide what a person reads; else 0.
+ * The view's safe text as the body's markup: entities for & < > " ',
+ * nothing else to do (the view made it safe).
  */
-static size_t
-control_at(const unsigned char *s, bool newline_ok)
-{
-	if ((*s < 0x20 && !(newline_ok && *s == '\n')) || *s == 0x7f)
-		return 1;
-	if (s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
-		return 2;
-	if (s[0] == 0xc2 && s[1] == 0xad)	/* soft hyphen */
-		return 2;
-	if (s[0] == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x8b && s[2] <= 0x8f) ||
-	    (s[2] >= 0xaa && s[2] <= 0xae)))
-		return 3;
-	if (s[0] == 0xe2 && s[1] == 0x81 && ((s[2] >= 0xa0 && s[2] <= 0xa4) ||
-	    (s[2] >= 0xa6 && s[2] <= 0xa9)))
-		return 3;
-	if (s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf)	/* BOM */
-		return 3;
-	return 0;
-}
-
-/* Plain text (a summary, a label): controls as spaces. */
 static void
-plain(struct buf *b, const char *s)
+markup(struct buf *b, struct sv v)
 {
-	size_t	k;
-
-	for (; s != NULL && *s != '\0'; s++) {
-		if ((k = control_at((const unsigned char *)s, false)) > 0) {
-			buf_putc(b, ' ');
-			s += k - 1;
-		} else
-			buf_putc(b, *s);
-	}
-}
-
-/* Body text is markup: &, <, > and " escaped, controls as spaces, cut. */
-static void
-markup(struct buf *b, const char *s, size_t max)
-{
-	size_t	n = 0, k;
-
-	for (; s != NULL && *s != '\0' && n < max; s++, n++) {
-		if ((k = control_at((const unsigned char *)s, true)) > 0) {
-			buf_putc(b, ' ');
-			s += k - 1;
-			continue;
-		}
-		switch (*s) {
-		case '&':
-			buf_puts(b, "&amp;");
-			break;
-		case '<':
-			buf_puts(b, "&lt;");
-			break;
-		case '>':
-			buf_puts(b, "&gt;");
-			break;
-		case '"':
-			buf_puts(b, "&quot;");
-			break;
-		default:
-			buf_putc(b, *s);
-		}
-	}
-	if (s != NULL && *s != '\0')
-		buf_puts(b, "\xe2\x80\xa6");	/* … */
+	view_html(b, v);
 }
 
 static uint8_t
@@ -505,50 +508,51 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	sd_bus_message	*m = NULL, *reply = NULL;
 	sd_bus_error	 e = SD_BUS_ERROR_NULL;
 	struct buf	 sum = { 0 }, body = { 0 }, key = { 0 }, lab = { 0 };
-	const char	*agent, *project, *title, *msg, *prio, *expires, *kind;
-	const char	*label, *sound;
+	const struct view *v = &c->view;
+	const char	*sound, *kind;
 	const struct jval *choices = NULL;
 	char		 left[32], num[24];
 	uint32_t	 id;
 	size_t		 k;
 	int		 rc;
 
-	agent = str_of(&c->arena, c->n, "agent_name");
-	if (agent == NULL)
-		agent = str_of(&c->arena, c->n, "agent");
-	project = str_of(&c->arena, c->n, "project");
-	title = str_of(&c->arena, c->n, "title");
+	if (!c->has_view)
+		return -EINVAL;
 	kind = str_of(&c->arena, c->n, "kind");
-	prio = str_of(&c->arena, c->n, "priority");
-	msg = c->question ? str_of(&c->arena, c->i, "prompt") : NULL;
-	if (msg == NULL)
-		msg = str_of(&c->arena, c->n, "message");
-	expires = c->question ? str_of(&c->arena, c->i, "expires_at") : NULL;
-
-	plain(&sum, agent != NULL ? agent : "agent");
-	if (project != NULL) {
+	/* Plain text, no markup: the view's safe text as it is. */
+	if (v->agent.p != NULL || v->agent_id.p != NULL)
+		buf_put(&sum, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
+		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
+	else
+		buf_puts(&sum, "agent");
+	if (v->project.p != NULL) {
 		buf_puts(&sum, " \xc2\xb7 ");
-		plain(&sum, project);
+		buf_put(&sum, v->project.p, v->project.n);
 	}
 	buf_puts(&sum, ": ");
-	plain(&sum, title != NULL ? title : c->key);
+	if (v->title.p != NULL)
+		buf_put(&sum, v->title.p, v->title.n);
+	else
+		buf_put(&sum, v->shown_key.p, v->shown_key.n);
 	buf_putc(&sum, '\0');
 
-	markup(&body, msg, TEXT_MAX);
-	if (c->question)
-		choices = json_get(c->i, "choices");
-	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
-	    k < choices->n; k++) {
+	/* The whole question: message, each choice with its detail. */
+	markup(&body, v->message);
+	for (k = 0; c->question && k < v->nchoices; k++) {
 		/* all of them, numbered: a server may show fewer buttons */
-		label = str_of(&c->arena, choices->items[k], "label");
-		buf_printf(&body, "%s%zu) ", k == 0 ? "\n" : "  ", k + 1);
-		markup(&body, label != NULL ? label : "?", 80);
+		buf_printf(&body, "\n%zu) ", k + 1);
+		markup(&body, v->choices[k].label);
+		if (v->choices[k].detail.p != NULL) {
+			buf_puts(&body, " \xe2\x80\x94 ");
+			markup(&body, v->choices[k].detail);
+		}
 	}
 	/* the key too: two alike questions are two notifications */
 	buf_putc(&body, '\n');
-	markup(&body, c->key, 80);
-	if (expires != NULL) {
-		time_left(left, sizeof(left), expires, arc_now_advancing());
+	markup(&body, v->shown_key);
+	if (c->question && v->expires_at != NULL) {
+		time_left(left, sizeof(left), v->expires_at,
+		    arc_now_advancing());
 		buf_printf(&body, " \xc2\xb7 %s left", left);
 	}
 	buf_putc(&body, '\0');
@@ -568,16 +572,18 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		goto fail;
 	if ((rc = sd_bus_message_append(m, "ss", "default", "Show")) < 0)
 		goto fail;
+	/* Buttons only for a question shown whole here (view_answerable). */
+	if (c->question && view_answerable(v))
+		choices = json_get(c->i, "choices");
 	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
-	    k < choices->n && k < ACTIONS_MAX; k++) {
+	    k < choices->n && k < ACTIONS_MAX && k < v->nchoices; k++) {
 		if (choice_arg(choices, k, num, sizeof(num)) == NULL)
 			continue;
-		label = str_of(&c->arena, choices->items[k], "label");
 		key.len = 0;
 		buf_printf(&key, "%s/%zu", c->tag, k + 1);
 		buf_putc(&key, '\0');
 		lab.len = 0;
-		plain(&lab, label != NULL ? label : "?");
+		buf_put(&lab, v->choices[k].label.p, v->choices[k].label.n);
 		buf_putc(&lab, '\0');
 		if ((rc = sd_bus_message_append(m, "ss", key.p, lab.p)) < 0)
 			goto fail;
@@ -585,7 +591,7 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	if ((rc = sd_bus_message_close_container(m)) < 0)
 		goto fail;
 	if ((rc = sd_bus_message_append(m, "a{sv}", 4,
-	    "urgency", "y", urgency(prio),
+	    "urgency", "y", urgency(priority_name(v->priority)),
 	    "sound-name", "s", sound,
 	    "category", "s", c->question ? "im.received" : "im",
 	    "x-arc-key", "s", c->key)) < 0)
@@ -613,9 +619,14 @@ fail:
 			warnx("desktop notifications: no server on the "
 			    "session bus; waiting for one");
 		nt->gone_at = now_ms();
-	} else if (rc < 0)
-		warnx("desktop notification: %s", e.message != NULL ?
-		    e.message : strerror(-rc));
+	} else if (rc < 0) {
+		char why[160];
+
+		(void)snprintf(why, sizeof(why), "refused by the server: %s",
+		    e.message != NULL ? e.message : strerror(-rc));
+		failed(nt, c, &c->desk_try, "desktop", why);
+	} else
+		succeeded(nt, &c->desk_try);
 	sd_bus_error_free(&e);
 	sd_bus_message_unref(m);
 	sd_bus_message_unref(reply);
@@ -702,6 +713,10 @@ deliver(struct notifier *nt, struct cond *c)
 			w = 60 * 1000;	/* look again in a minute */
 		else if (nt->gone_at != 0 && now_ms() - nt->gone_at < GONE_MS)
 			w = nt->gone_at + GONE_MS - now_ms();
+		else if (nt->bus == NULL || c->desk_try.gave_up)
+			w = INT64_MAX;	/* a failure stands (arc-status) */
+		else if (c->desk_try.retry_at > now_ms())
+			w = c->desk_try.retry_at - now_ms();
 		else if (c->nid == 0 && !c->dismissed && in_focus(r, c))
 			w = FOCUS_MS;
 		else if (c->nid == 0 && !c->dismissed) {
@@ -737,10 +752,28 @@ deliver(struct notifier *nt, struct cond *c)
 			w = 60 * 1000;
 		else if (in_focus(r, c))
 			w = FOCUS_MS;
-		else {
-			exec_sink(nt, c, r->command, false);
+		else if (c->exec_try.retry_at > now_ms())
+			w = c->exec_try.retry_at - now_ms();
+		else if ((w = exec_sink(nt, c, r->command, false)) == 0) {
 			c->execd = true;
+			succeeded(nt, &c->exec_try);
 			w = INT64_MAX;
+		} else {
+			char why[64];
+
+			if (w == -2)
+				(void)strlcpy(why, "the off-device setting "
+				    "cannot be read: nothing sent", sizeof(why));
+			else if (w < 0)
+				(void)strlcpy(why, "the command did not run "
+				    "or was killed", sizeof(why));
+			else
+				(void)snprintf(why, sizeof(why), "exit status "
+				    "%lld", (long long)w);
+			failed(nt, c, &c->exec_try, "exec", why);
+			c->execd = c->exec_try.gave_up;
+			w = c->execd ? INT64_MAX : c->exec_try.retry_at -
+			    now_ms();
 		}
 		if (w < wait)
 			wait = w;
@@ -762,7 +795,11 @@ take_back(struct notifier *nt, struct cond *c)
 	if (c->execd && (r = conf_match(&nt->conf, &c->subject,
 	    SINK_EXEC)) != NULL &&
 	    r->command != NULL)
-		exec_sink(nt, c, r->command, true);
+		(void)exec_sink(nt, c, r->command, true);
+	if (c->desk_try.why[0] != '\0' || c->exec_try.why[0] != '\0') {
+		c->desk_try.why[0] = c->exec_try.why[0] = '\0';
+		failures_save(nt);	/* settled: nothing stands for it */
+	}
 	if (c->question) {
 		c->question = false;
 		tmux_window_mark(nt, c);
@@ -848,8 +885,15 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	created = str_of(&c->arena, c->i != NULL ? c->i : c->n, "created_at");
 	(void)strlcpy(c->created, created != NULL ? created : "",
 	    sizeof(c->created));
-	if (strcmp(c->tag, c->shown_tag) != 0)
+	if (strcmp(c->tag, c->shown_tag) != 0) {
 		c->dismissed = false;	/* a changed question is shown again */
+		if (c->desk_try.why[0] != '\0') {
+			memset(&c->desk_try, 0, sizeof(c->desk_try));
+			failures_save(nt);	/* and tried anew */
+		}
+	}
+	c->has_view = view_from_json(&c->view, &c->arena, sv_str(c->key),
+	    c->n, c->question ? c->i : NULL, NULL);
 	describe(c);
 	if (!c->has_where)
 		c->has_where = tmux_where_of(json_get(c->n, "x-arc"),
@@ -1080,7 +1124,7 @@ loop(struct notifier *nt, int fd)
 		for (i = 0; i < nt->nc; i++)
 			if ((w = deliver(nt, nt->c[i])) < wait)
 				wait = w;
-		if (sd_bus_get_timeout(nt->bus, &usec) >= 0 &&
+		if (nt->bus != NULL && sd_bus_get_timeout(nt->bus, &usec) >= 0 &&
 		    usec != UINT64_MAX) {
 			w = (int64_t)(usec / 1000);
 			if (w < wait)
@@ -1090,9 +1134,11 @@ loop(struct notifier *nt, int fd)
 		    wait < 0 ? 0 : (int)wait + 1;
 		pfd[0].fd = fd;
 		pfd[0].events = POLLIN;
-		pfd[1].fd = sd_bus_get_fd(nt->bus);
-		pfd[1].events = (short)sd_bus_get_events(nt->bus);
-		if (poll(pfd, 2, timeout) == -1) {
+		if (nt->bus != NULL) {
+			pfd[1].fd = sd_bus_get_fd(nt->bus);
+			pfd[1].events = (short)sd_bus_get_events(nt->bus);
+		}
+		if (poll(pfd, nt->bus != NULL ? 2 : 1, timeout) == -1) {
 			if (errno == EINTR)
 				continue;
 			err(EXIT_SYSTEM, "poll");
@@ -1109,7 +1155,9 @@ loop(struct notifier *nt, int fd)
 				break;
 			}
 		}
-		while ((rc = sd_bus_process(nt->bus, NULL)) > 0)
+		rc = 0;
+		while (nt->bus != NULL && (rc = sd_bus_process(nt->bus,
+		    NULL)) > 0)
 			;
 		if (rc < 0) {
 			/*
@@ -1132,7 +1180,8 @@ main(int argc, char *argv[])
 	struct notifier		 nt = { 0 };
 	struct sigaction	 sa;
 	const char		*config = NULL;
-	bool			 check = false;
+	char			*journal;
+	bool			 check = false, need_bus = false;
 	size_t			 i;
 	int			 ch, fd, st, rc;
 
@@ -1175,8 +1224,20 @@ main(int argc, char *argv[])
 	(void)sigaction(SIGPIPE, &sa, NULL);
 
 	nt.statefile = statefile_of(nt.journal);
-	if ((rc = sd_bus_open_user(&nt.bus)) < 0)
+	journal = journal_default_path(nt.journal);
+	nt.deliveryfile = delivery_path(journal);
+	nt.off_ok = offdevice_read(journal, &nt.off);
+	free(journal);
+	(void)delivery_save(nt.deliveryfile, NULL, 0);	/* a new run */
+	/* Rules without a desktop sink need no session bus. */
+	for (i = 0; i < nt.conf.nrules; i++)
+		if (nt.conf.rules[i].sink == SINK_DESKTOP &&
+		    nt.conf.rules[i].notify)
+			need_bus = true;
+	if (need_bus && (rc = sd_bus_open_user(&nt.bus)) < 0)
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
+	if (!need_bus)
+		goto no_bus;
 	/* Only the server's own signals: another peer cannot press for you. */
 	if ((rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
 	    NOTIFY_IFACE, "ActionInvoked", on_action, &nt)) < 0 ||
@@ -1186,6 +1247,7 @@ main(int argc, char *argv[])
 	    "/org/freedesktop/DBus", "org.freedesktop.DBus",
 	    "NameOwnerChanged", on_owner, &nt)) < 0)
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
+no_bus:
 	state_restore(&nt);
 	nt.child = follow_start(&nt, &fd);
 	loop(&nt, fd);
@@ -1195,16 +1257,19 @@ main(int argc, char *argv[])
 		desktop_close(&nt, nt.c[i]->nid);
 	/* (after a lost bus too: its ids mean nothing to the next server) */
 	(void)unlink(nt.statefile);
-	(void)sd_bus_flush(nt.bus);
+	if (nt.bus != NULL)
+		(void)sd_bus_flush(nt.bus);
 	(void)kill(nt.child, SIGTERM);
 	(void)close(fd);
 	while (waitpid(nt.child, &st, 0) == -1 && errno == EINTR)
 		;
-	sd_bus_flush_close_unref(nt.bus);
+	if (nt.bus != NULL)
+		sd_bus_flush_close_unref(nt.bus);
 	while (nt.nc > 0)
 		cond_drop(&nt, nt.c[nt.nc - 1]);
 	free(nt.c);
 	free(nt.statefile);
+	free(nt.deliveryfile);
 	conf_free(&nt.conf);
 	return quit && !nt.bus_lost ? 0 : EXIT_SYSTEM;
 }

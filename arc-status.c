@@ -28,6 +28,8 @@
 #include "arcbind.h"
 #include "arcshow.h"
 #include "arcfollow.h"
+#include "arcview.h"
+#include "arcdelivery.h"
 
 #define UNREADABLE_MARK	"arc: journal unreadable\n"
 
@@ -361,24 +363,38 @@ static void
 print_list(struct buf *b, struct survey *s)
 {
 	struct rec	 q, n;
-	char		 tag[TAG_SHOWN + 1];
+	struct sv	 t;
+	struct buf	 why = { 0 };
+	char		 tag[TAG_SHOWN + 1], *path;
 	size_t		 i;
 	bool		 waiting;
 
+	path = delivery_path(s->j->path);
 	for (i = 0; i < s->n; i++) {
 		struct item *it = &s->items[i];
 		waiting = it->qs == Q_PENDING;
-		show_sv(b, sv_str(it->c->key));
+		view_safe(b, it->c->key, strlen(it->c->key), VIEW_KEY_MAX,
+		    false);
 		buf_printf(b, "\t%s\t%s\t%s\t", priority_name(it->c->priority),
 		    qstatus_name(it->qs), waiting ? it->c->expires_at : "-");
 		arena_reset(&s->arena);	/* one line's records at a time */
-		show_sv(b, notification_of(s, it, &n)->f[N_TITLE]);
+		t = notification_of(s, it, &n)->f[N_TITLE];
+		view_safe(b, t.p, t.n, VIEW_TITLE_MAX, false);
 		strlcpy(tag, "-", sizeof(tag));
 		if (waiting && journal_rec(s->j, &s->arena, it->c, true,
 		    &q) != NULL)
 			question_tag(tag, &q);
-		buf_printf(b, "\t%s\n", tag);
+		buf_printf(b, "\t%s", tag);
+		/* a seventh field, only when a delivery of it failed */
+		if (delivery_words(&why, path, it->c->key, "", "; ") > 0) {
+			buf_putc(b, '\t');
+			buf_put(b, why.p, why.len);
+			why.len = 0;
+		}
+		buf_putc(b, '\n');
 	}
+	buf_free(&why);
+	free(path);
 }
 
 static const char usage[] =

@@ -37,64 +37,17 @@
 #include "arcwords.h"
 #include "arcbind.h"
 #include "arcoffdevice.h"
+#include "arcview.h"
 
 #define BODY_MAX	(64 * 1024)	/* a larger request is refused */
 #define FIELD_MAX	(16 * 1024)
 #define SHOWN_MAX	200		/* questions on one page */
 
-static const char css[] =
-"body{font:18px/1.4 system-ui,sans-serif;margin:0;padding:12px;"
-"max-width:640px;margin:auto;background:#f4f4f4;color:#111}"
-"h1{font-size:20px;margin:4px 0 12px}"
-".q,.n{background:#fff;border-radius:10px;padding:12px;margin:0 0 14px;"
-"box-shadow:0 1px 3px #0003;overflow-wrap:anywhere}"
-".meta{font-size:14px;color:#555}.left{float:right;font-weight:bold}"
-".title{font-weight:bold;margin:6px 0}.msg{white-space:pre-wrap;margin:6px 0}"
-"button{display:block;width:100%;min-height:52px;font-size:20px;"
-"margin:8px 0;border-radius:8px;border:1px solid #888;background:#e8eefc}"
-"input[type=text]{width:100%;box-sizing:border-box;font-size:18px;"
-"min-height:44px}.say{background:#ffd;padding:8px;border-radius:8px}"
-".empty{color:#555;text-align:center;margin-top:40px}"
-".held{font-size:15px;color:#533;background:#fee;padding:8px;"
-"border-radius:8px}.held-choices{color:#555;margin:4px 0}"
-"#notify{min-height:40px;font-size:16px;background:#eee}";
-
 /*
- * With JavaScript on, the page follows the journal (?events): when what it
- * shows may have changed it is drawn again, unless the person is typing
- * or has just tapped (their form's answer page is on its way).  While the
- * page is open, a question it did not show before (a card's data-id, kept
- * in sessionStorage across the redraws) is told by the Notification API,
- * text only, as the page shows it (already within the off-device
- * setting), and bounded; a button asks for the permission, as browsers
- * want it asked, from a tap.
+ * The page's style and script, web/arc.css and web/arc.js, as arrays of
+ * their bytes (web_arc_css, web_arc_js), made by the Makefile (web/embed).
  */
-static const char js[] =
-"(function(){var b=document.body,v=b.getAttribute('data-v');"
-"function cut(s,n){s=(s||'').replace(/\\s+/g,' ').trim();"
-"return s.length>n?s.slice(0,n-1)+'\\u2026':s;}"
-"function txt(c,sel){var e=c.querySelector(sel);return e?e.textContent:'';}"
-"var ids=[],cards=document.querySelectorAll('.q[data-id]'),i,old=null;"
-"for(i=0;i<cards.length;i++)ids.push(cards[i].getAttribute('data-id'));"
-"try{old=JSON.parse(sessionStorage.getItem('arc-shown')||'null');"
-"sessionStorage.setItem('arc-shown',JSON.stringify(ids));}catch(x){}"
-"var N=window.Notification;"
-"if(N&&N.permission==='granted'&&old&&old.indexOf)"
-"for(i=0;i<cards.length;i++){if(old.indexOf(ids[i])>=0)continue;"
-"try{new N(cut(txt(cards[i],'.who')+': '+txt(cards[i],'.title'),120),"
-"{body:cut(txt(cards[i],'.msg'),200),tag:cut(ids[i],200)});}catch(x){}}"
-"if(N&&N.permission==='default'){var nb=document.createElement('button');"
-"nb.id='notify';nb.type='button';"
-"nb.textContent='Notify me of new questions while this page is open';"
-"nb.onclick=function(){N.requestPermission().then(function(){"
-"nb.remove();});};b.insertBefore(nb,b.firstChild);}"
-"if(!window.EventSource)return;"
-"var es=new EventSource(b.getAttribute('data-events'));"
-"document.addEventListener('submit',function(){es.close();});"
-"es.onmessage=function(e){if(e.data===v)return;"
-"var a=document.activeElement;"
-"if(a&&a.tagName==='INPUT'&&a.value)return;"
-"v=e.data;location.replace(location.pathname);};})();";
+#include "web/assets.inc"
 
 struct form {
 	char	*op, *key, *seen, *choice, *text, *token;
@@ -380,14 +333,38 @@ plain(const char *status, const char *words)
 	return 0;
 }
 
-/* After a POST: 303 to the page, with what became of it as a word. */
+/* A form value in a URL's query. */
+static void
+url_put(struct buf *b, const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || strchr("-._~", *s) != NULL)
+			buf_putc(b, *s);
+		else
+			buf_printf(b, "%%%02X", (unsigned char)*s);
+}
+
+/*
+ * After a POST: 303 to the page, with what became of it as a word, and
+ * the key and choice it was about (the banner names them).
+ */
 static int
-see_page(const char *said)
+see_page(const char *said, const struct form *f)
 {
 	struct buf	 b = { 0 };
 
 	buf_puts(&b, "Status: 303 See Other\r\n");
-	buf_printf(&b, "Location: %s?said=%s\r\n", env("SCRIPT_NAME"), said);
+	buf_printf(&b, "Location: %s?said=%s", env("SCRIPT_NAME"), said);
+	if (f != NULL && f->key != NULL) {
+		buf_puts(&b, "&key=");
+		url_put(&b, f->key);
+	}
+	if (f != NULL && f->choice != NULL) {
+		buf_puts(&b, "&choice=");
+		url_put(&b, f->choice);
+	}
+	buf_puts(&b, "\r\n");
 	buf_puts(&b, "Cache-Control: no-store\r\nContent-Length: 0\r\n\r\n");
 	send_buf(&b);
 	buf_free(&b);
@@ -416,7 +393,7 @@ struct item {
 	const struct condition	*c;
 	struct rec		 n, q;
 	bool			 has_q;
-	bool			 withheld;	/* its text stays on the host */
+	struct view		 v;	/* what it shows (arcview.c) */
 };
 
 static int
@@ -446,35 +423,28 @@ hidden(struct buf *b, const char *name, const char *value)
 static void
 card_head(struct buf *b, const struct item *it, const char *now)
 {
-	char	 left[64];
+	const struct view	*v = &it->v;
+	char			 left[64];
 
 	buf_puts(b, "<div class=\"meta\">");
-	if (it->has_q && it->c->expires_at != NULL) {
-		time_left(left, sizeof(left), it->c->expires_at, now);
+	if (it->has_q && v->expires_at != NULL) {
+		time_left(left, sizeof(left), v->expires_at, now);
 		buf_puts(b, "<span class=\"left\">");
 		html_str(b, left);
 		buf_puts(b, " left</span>");
 	}
 	buf_puts(b, "<span class=\"who\">");
-	html_sv(b, it->n.f[N_AGENT_NAME].p != NULL ? it->n.f[N_AGENT_NAME] :
-	    it->n.f[N_AGENT]);
-	if (it->n.f[N_PROJECT].p != NULL) {
+	view_html(b, v->agent.p != NULL ? v->agent : v->agent_id);
+	if (v->project.p != NULL) {
 		buf_puts(b, " &middot; ");
-		html_sv(b, it->n.f[N_PROJECT]);
+		view_html(b, v->project);
 	}
 	buf_puts(b, "</span></div><div class=\"title\">");
-	html_sv(b, it->has_q && it->q.f[I_TITLE].p != NULL ?
-	    it->q.f[I_TITLE] : it->n.f[N_TITLE]);
+	view_html(b, v->title);
 	buf_puts(b, "</div>");
-	if (it->n.f[N_MESSAGE].p != NULL) {
+	if (v->message.p != NULL) {
 		buf_puts(b, "<div class=\"msg\">");
-		html_sv(b, it->n.f[N_MESSAGE]);
-		buf_puts(b, "</div>");
-	}
-	if (it->has_q && it->q.f[I_PROMPT].p != NULL &&
-	    !sv_same(it->q.f[I_PROMPT], it->n.f[N_MESSAGE])) {
-		buf_puts(b, "<div class=\"msg\">");
-		html_sv(b, it->q.f[I_PROMPT]);
+		view_html(b, v->message);
 		buf_puts(b, "</div>");
 	}
 }
@@ -483,92 +453,87 @@ card_head(struct buf *b, const struct item *it, const char *now)
 static void
 card_id(struct buf *b, const struct item *it)
 {
+	buf_puts(b, "\" data-key=\"");
+	html_str(b, it->c->key);
+	buf_puts(b, "\" data-id=\"");
 	html_str(b, it->c->key);
 	buf_putc(b, ' ');
-	html_sv(b, it->q.f[I_ID]);
+	html_sv(b, it->has_q ? it->q.f[I_ID] : it->n.f[N_ID]);
 	buf_putc(b, ' ');
-	html_sv(b, it->q.f[I_UPDATED_AT]);
+	html_sv(b, it->has_q ? it->q.f[I_UPDATED_AT] : it->n.f[N_UPDATED_AT]);
 }
 
 /*
- * A question whose text the off-device setting keeps on its host: what
- * may leave of it, and no form: it cannot be answered from here.
+ * A question that cannot be answered from here (the off-device setting
+ * keeps its text on its host, or it is not a kind the page can show
+ * whole): what may leave of it, why, and no form.
  */
 static void
-held_card(struct buf *b, struct arena *a, const struct item *it,
-    const char *now)
+held_card(struct buf *b, const struct item *it, const char *now)
 {
-	const struct jval	*choices = question_choices(a, &it->q), *label;
+	const struct view	*v = &it->v;
 	size_t			 i;
 
-	buf_puts(b, "<div class=\"q\" data-id=\"");
+	buf_puts(b, "<div class=\"q");
 	card_id(b, it);
 	buf_puts(b, "\">");
 	card_head(b, it, now);
-	if (choices != NULL && choices->n > 0) {
+	if (v->nchoices > 0) {
 		buf_puts(b, "<div class=\"held-choices\">");
-		for (i = 0; i < choices->n; i++) {
-			if ((label = json_get(choices->items[i], "label")) ==
-			    NULL || label->type != J_STRING)
-				label = json_get(choices->items[i], "id");
-			if (label == NULL || label->type != J_STRING)
-				continue;
+		for (i = 0; i < v->nchoices; i++) {
 			buf_puts(b, i > 0 ? " &middot; " : "");
-			html_put(b, label->s, label->len);
+			view_html(b, v->choices[i].label);
 		}
 		buf_puts(b, "</div>");
 	}
-	buf_puts(b, "<p class=\"held\">Its text stays on its host "
-	    "(off-device setting): answer it there.</p></div>\n");
+	if (v->withheld)
+		buf_puts(b, "<p class=\"held\">Its text stays on its host "
+		    "(off-device setting): answer it there.</p></div>\n");
+	else
+		buf_puts(b, "<p class=\"held\">This page cannot show this "
+		    "question whole: answer it on its host.</p></div>\n");
 }
 
 static void
-question_card(struct buf *b, struct arena *a, const struct item *it,
-    const char *token, const char *now)
+question_card(struct buf *b, const struct item *it, const char *token,
+    const char *now)
 {
-	const struct jval	*choices = question_choices(a, &it->q), *id,
-				*label;
-	char			 tag[TAG_SHOWN + 1];
+	const struct view	*v = &it->v;
 	size_t			 i;
-	long long		 max = 0;
 
-	if (it->withheld) {
-		held_card(b, a, it, now);
+	if (!view_answerable(v)) {
+		held_card(b, it, now);
 		return;
 	}
-	question_tag(tag, &it->q);
-	buf_puts(b, "<form class=\"q\" method=\"post\" data-id=\"");
+	buf_puts(b, "<form class=\"q\" method=\"post");
 	card_id(b, it);
 	buf_puts(b, "\">");
 	card_head(b, it, now);
 	hidden(b, "op", "answer");
 	hidden(b, "key", it->c->key);
-	hidden(b, "seen", tag);
+	hidden(b, "seen", v->tag);
 	hidden(b, "token", token);
-	if (choices != NULL) {
-		for (i = 0; i < choices->n; i++) {
-			if ((id = json_get(choices->items[i], "id")) == NULL ||
-			    id->type != J_STRING)
-				continue;
-			label = json_get(choices->items[i], "label");
+	if (strcmp(v->answer_kind, "text") != 0) {
+		/* each choice a button, its detail under it: all alike */
+		for (i = 0; i < v->nchoices; i++) {
 			buf_puts(b, "<button type=\"submit\" name=\"choice\" "
 			    "value=\"");
-			html_put(b, id->s, id->len);
+			html_put(b, v->choices[i].id.p, v->choices[i].id.n);
 			buf_puts(b, "\">");
-			if (label != NULL && label->type == J_STRING)
-				html_put(b, label->s, label->len);
-			else
-				html_put(b, id->s, id->len);
+			view_html(b, v->choices[i].label);
 			buf_puts(b, "</button>");
+			if (v->choices[i].detail.p != NULL) {
+				buf_puts(b, "<div class=\"detail\">");
+				view_html(b, v->choices[i].detail);
+				buf_puts(b, "</div>");
+			}
 		}
 	} else {
-		if (it->q.f[I_TEXT_MAX_LENGTH].p != NULL)
-			max = strtonum(sv_cstr(a, it->q.f[I_TEXT_MAX_LENGTH]),
-			    1, FIELD_MAX, NULL);
 		buf_printf(b, "<input type=\"text\" name=\"text\" "
-		    "maxlength=\"%lld\" required aria-label=\"answer\">"
+		    "maxlength=\"%zu\" required aria-label=\"answer\">"
 		    "<button type=\"submit\">Send</button>",
-		    max > 0 ? max : (long long)FIELD_MAX);
+		    v->text_max > 0 && v->text_max <= FIELD_MAX ? v->text_max :
+		    (size_t)FIELD_MAX);
 	}
 	buf_puts(b, "</form>\n");
 }
@@ -578,13 +543,17 @@ notice_card(struct buf *b, const struct item *it, const char *token,
     const char *now)
 {
 	if (it->c->route != NULL) {	/* a mirror's: its host decides */
-		buf_puts(b, "<div class=\"n\">");
+		buf_puts(b, "<div class=\"n");
+		card_id(b, it);
+		buf_puts(b, "\">");
 		card_head(b, it, now);
 		buf_puts(b, "<p class=\"held\">On another host: it is "
 		    "settled there.</p></div>\n");
 		return;
 	}
-	buf_puts(b, "<form class=\"n\" method=\"post\">");
+	buf_puts(b, "<form class=\"n\" method=\"post");
+	card_id(b, it);
+	buf_puts(b, "\">");
 	card_head(b, it, now);
 	hidden(b, "op", "dismiss");
 	hidden(b, "key", it->c->key);
@@ -659,6 +628,46 @@ events(const char *journal)
 	return 0;
 }
 
+/*
+ * The banner names what the person tapped: after said=WORD, the key and
+ * the choice (as the POST's redirect carries them), the question's title
+ * and the choice's label as the view shows them.
+ */
+static void
+said_what(struct buf *b, struct journal *j, struct arena *a,
+    const char *said, const struct offdevice *off)
+{
+	struct form		 f = { 0 };
+	struct condition	*c;
+	struct rec		 n, q;
+	struct view		 v;
+	const char		*amp = strchr(said, '&');
+	size_t			 i;
+
+	if (amp == NULL || !form_parse(amp + 1, strlen(amp + 1), &f) ||
+	    f.key == NULL || (c = state_lookup(j->st, f.key)) == NULL ||
+	    c->notification.len == 0 ||
+	    journal_rec(j, a, c, false, &n) == NULL)
+		goto done;
+	if (c->interaction.len == 0 || journal_rec(j, a, c, true, &q) == NULL)
+		view_build(&v, a, sv_str(c->key), &n, NULL, Q_NONE, off);
+	else
+		view_build(&v, a, sv_str(c->key), &n, &q, Q_NONE, off);
+	buf_puts(b, " <span class=\"what\">\xe2\x80\x9c");
+	view_html(b, v.title);
+	buf_puts(b, "\xe2\x80\x9d");
+	for (i = 0; f.choice != NULL && i < v.nchoices; i++)
+		if (v.choices[i].id.n == strlen(f.choice) &&
+		    memcmp(v.choices[i].id.p, f.choice, v.choices[i].id.n) ==
+		    0) {
+			buf_puts(b, ": ");
+			view_html(b, v.choices[i].label);
+		}
+	buf_puts(b, "</span>");
+done:
+	form_free(&f);
+}
+
 static int
 page(const char *journal, const struct offdevice *off, const char *token,
     const char *said)
@@ -699,8 +708,9 @@ page(const char *journal, const struct offdevice *off, const char *token,
 				continue;
 			v[n].has_q = true;
 		}
-		v[n].withheld = !offdevice_apply(off, &v[n].n,
-		    v[n].has_q ? &v[n].q : NULL) && v[n].has_q;
+		/* the one view, within the off-device setting */
+		view_build(&v[n].v, &a, sv_str(c->key), &v[n].n, v[n].has_q ?
+		    &v[n].q : NULL, qs, off);
 		n++;
 	}
 	if (n > 1)
@@ -719,23 +729,31 @@ page(const char *journal, const struct offdevice *off, const char *token,
 	html_str(&b, env("SCRIPT_NAME"));
 	buf_puts(&b, "?events\">\n");
 	for (i = 0; said != NULL && i < sizeof(saids) / sizeof(saids[0]); i++)
-		if (strcmp(said, saids[i].word) == 0)
+		if (strncmp(said, saids[i].word, strlen(saids[i].word)) == 0 &&
+		    (said[strlen(saids[i].word)] == '\0' ||
+		    said[strlen(saids[i].word)] == '&')) {
 			buf_printf(&b, "<p class=\"say\" id=\"said\" "
-			    "data-said=\"%s\">%s</p>\n", saids[i].word,
+			    "data-said=\"%s\">%s", saids[i].word,
 			    saids[i].words);
+			said_what(&b, &j, &a, said, off);
+			buf_puts(&b, "</p>\n");
+		}
 	for (i = 0; i < n; i++)
 		if (v[i].has_q)
 			shown++;
 	buf_printf(&b, "<h1>%zu question%s waiting</h1>\n", shown,
 	    shown == 1 ? "" : "s");
+	buf_puts(&b, "<div id=\"cards\">\n");
 	for (i = 0; i < n && i < SHOWN_MAX; i++) {
 		if (v[i].has_q)
-			question_card(&b, &a, &v[i], token, now);
+			question_card(&b, &v[i], token, now);
 		else
 			notice_card(&b, &v[i], token, now);
 	}
+	buf_puts(&b, "</div>\n");
 	if (n == 0)
 		buf_puts(&b, "<p class=\"empty\">Nothing needs you.</p>\n");
+	buf_puts(&b, "<p id=\"news\" role=\"status\" hidden></p>\n");
 	buf_puts(&b, "</body></html>\n");
 	journal_unlock(&j);
 	journal_close(&j);
@@ -916,7 +934,7 @@ post(const uint8_t key[32], const struct offdevice *off)
 		status = plain("400 Bad Request", "Not a form of this page.");
 		goto done;
 	}
-	status = see_page(said);
+	status = see_page(said, &f);
 done:
 	explicit_bzero(body, got);
 	free(body);
@@ -969,7 +987,8 @@ web_main(int argc, char **argv)
 	    strcmp(method, "GET") == 0) {
 		headers(&b, "200 OK", *q == 'c' ? "text/css; charset=utf-8" :
 		    "text/javascript; charset=utf-8");
-		buf_printf(&b, "\r\n%s\n", *q == 'c' ? css : js);
+		buf_printf(&b, "\r\n%s\n", (const char *)(*q == 'c' ?
+		    web_arc_css : web_arc_js));
 		send_buf(&b);
 		buf_free(&b);
 		return 0;

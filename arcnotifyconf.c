@@ -11,7 +11,9 @@
  * decides, as doas.conf(5) does; no rule for it means nothing is sent
  * there (tmux: refreshed unless a rule says ignore tmux).  Words are
  * separated by blanks; "..." quotes one, with \" and \\ inside; # starts a
- * comment.  The decision is pure (conf_match), so -n can print it.
+ * comment; but a command, after "run", is the rest of the line byte for
+ * byte, as sh -c is to read it.  The decision is pure (conf_match), so -n
+ * can print it.
  */
 #include <err.h>
 #include <errno.h>
@@ -46,13 +48,32 @@ xstrdup0(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
-/* Splits a line into words, in place; the count, or -1 (a bad quote). */
+/* The words that take a value: a "run" after one of them is that value. */
+static bool
+takes_value(const char *w)
+{
+	static const char *const words[] = { "delay", "remind", "sound",
+	    "kind", "agent", "project", "session", "priority", ">=", "<=" };
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcmp(w, words[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Splits a line into words, in place; the count, or -1 (a bad quote).
+ * The word "run" (not a value) ends the words: *rest is then what follows
+ * it and its blanks, up to the line's end, untouched, the command.
+ */
 static int
-split(char *s, char *w[WORDS_MAX])
+split(char *s, char *w[WORDS_MAX], char **rest)
 {
 	char	*out;
 	int	 n = 0;
 
+	*rest = NULL;
 	for (;;) {
 		while (*s == ' ' || *s == '\t')
 			s++;
@@ -74,6 +95,16 @@ split(char *s, char *w[WORDS_MAX])
 			while (*s != '\0' && *s != ' ' && *s != '\t' &&
 			    *s != '\n')
 				*out++ = *s++;
+		if (out == w[n - 1] + 3 && memcmp(w[n - 1], "run", 3) == 0 &&
+		    (n < 2 || !takes_value(w[n - 2])) && *s != '\0' &&
+		    *s != '\n') {
+			*out = '\0';
+			for (s++; *s == ' ' || *s == '\t'; s++)
+				;
+			*rest = s;
+			s[strcspn(s, "\n")] = '\0';
+			return n;
+		}
 		if (*s != '\0')
 			s++;
 		*out = '\0';
@@ -126,10 +157,10 @@ duration(const char *s, int64_t *ms)
 }
 
 static bool
-parse_rule(struct conf *c, char **w, int n, const char *name, int lineno)
+parse_rule(struct conf *c, char **w, int n, const char *rest,
+    const char *name, int lineno)
 {
 	struct rule	 r;
-	struct buf	 cmd = { 0 };
 	int		 k, s, p;
 
 	memset(&r, 0, sizeof(r));
@@ -189,13 +220,10 @@ parse_rule(struct conf *c, char **w, int n, const char *name, int lineno)
 				k++;
 			} else
 				goto bad;
-		} else if (strcmp(w[k], "run") == 0 && k + 1 < n &&
-		    r.sink == SINK_EXEC) {
-			for (k++; k < n; k++)
-				buf_printf(&cmd, "%s%s", cmd.len ? " " : "",
-				    w[k]);
-			buf_putc(&cmd, '\0');
-			r.command = cmd.p;
+		} else if (strcmp(w[k], "run") == 0 && k + 1 == n &&
+		    rest != NULL && *rest != '\0' && r.sink == SINK_EXEC) {
+			/* the rest of the line, byte for byte, for sh -c */
+			r.command = xstrdup0(rest);
 		} else
 			goto bad;
 	}
@@ -216,7 +244,7 @@ bad:
 bool
 conf_parse(struct conf *c, FILE *fp, const char *name)
 {
-	char	 line[CONF_LINE_MAX], *w[WORDS_MAX];
+	char	 line[CONF_LINE_MAX], *w[WORDS_MAX], *rest;
 	int	 lineno = 0, n;
 	bool	 ok = true;
 
@@ -226,7 +254,7 @@ conf_parse(struct conf *c, FILE *fp, const char *name)
 			warnx("%s:%d: a line too long", name, lineno);
 			return false;
 		}
-		if ((n = split(line, w)) == -1) {
+		if ((n = split(line, w, &rest)) == -1) {
 			warnx("%s:%d: an unclosed quote or too many words",
 			    name, lineno);
 			ok = false;
@@ -238,7 +266,7 @@ conf_parse(struct conf *c, FILE *fp, const char *name)
 			ok = parse_quiet(c, w, n, name, lineno) && ok;
 		else if (strcmp(w[0], "notify") == 0 ||
 		    strcmp(w[0], "ignore") == 0)
-			ok = parse_rule(c, w, n, name, lineno) && ok;
+			ok = parse_rule(c, w, n, rest, name, lineno) && ok;
 		else {
 			warnx("%s:%d: %s: not notify, ignore or quiet", name,
 			    lineno, w[0]);

@@ -145,12 +145,14 @@ offdevice_apply(const struct offdevice *p, struct rec *n, struct rec *q)
 		if (!p->session)
 			n->f[N_SESSION_ID] = none;
 	}
+	/* title-only: not who asks either (agent, project, session) */
 	if (n != NULL && p->level == OFF_TITLE_ONLY)
-		n->f[N_AGENT_NAME] = n->f[N_AGENT_INSTANCE] = none;
+		n->f[N_AGENT_NAME] = n->f[N_AGENT_INSTANCE] = n->f[N_AGENT] =
+		    n->f[N_PROJECT] = n->f[N_SESSION_ID] = none;
 	if (q == NULL)
 		return p->level == OFF_EVERYTHING ||
 		    (p->level == OFF_NO_MESSAGE && !text);
-	if (!p->session)
+	if (!p->session || p->level == OFF_TITLE_ONLY)
 		q->f[I_SESSION_ID] = q->f[I_TURN_ID] = none;
 	if (p->level == OFF_EVERYTHING)
 		return true;

@@ -28,6 +28,7 @@
 #include "arcwords.h"
 #include "arcbind.h"
 #include "arctmux.h"
+#include "arcview.h"
 #include "arcpick.h"
 
 struct person {
@@ -211,6 +212,7 @@ struct item {
 	enum priority	 priority;
 	const char	*expires;
 	struct rec	 n, q;
+	struct view	 v;
 };
 
 struct items {
@@ -245,6 +247,8 @@ collect(const struct condition *c, void *arg)
 	    !rec_parse(it->arena, nt, false, &i->n) ||
 	    !rec_parse(it->arena, qt, true, &i->q))
 		return;
+	view_build(&i->v, it->arena, sv_str(c->key), &i->n, &i->q, Q_PENDING,
+	    NULL);
 	it->n++;
 }
 
@@ -275,18 +279,18 @@ static void
 draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
     size_t cols)
 {
-	struct buf	 l = { 0 };
-	struct sv	 m = i->q.f[I_PROMPT], who = i->n.f[N_AGENT_NAME];
-	const char	*nl = m.p != NULL ? memchr(m.p, '\n', m.n) : NULL;
-	size_t		 lines = 1, at;
-	char		 tag[TAG_SHOWN + 1];
+	const struct view	*v = &i->v;
+	struct buf		 l = { 0 };
+	struct sv		 m = v->message, who = v->agent;
+	const char		*nl = m.p != NULL ? memchr(m.p, '\n', m.n) : NULL;
+	size_t			 lines = 1, at;
 
 	buf_printf(&l, "%3zu) [%s] ", k, priority_name(i->priority));
-	term_safe(&l, i->q.f[I_TITLE].p, i->q.f[I_TITLE].n);
+	buf_put(&l, v->title.p, v->title.n);
 	entry_line(out, &l, cols);
 
 	buf_puts(&l, "     ");
-	term_safe(&l, m.p, nl != NULL ? (size_t)(nl - m.p) : m.n);
+	buf_put(&l, m.p, nl != NULL ? (size_t)(nl - m.p) : m.n);
 	for (at = 0; nl != NULL && at < m.n; at++)
 		if (m.p[at] == '\n')
 			lines++;
@@ -299,17 +303,16 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	countdown(&l, rfc3339_ms_between(now, i->expires));
 	buf_puts(&l, " left - ");
 	if (who.p == NULL)
-		who = i->n.f[N_AGENT];
-	term_safe(&l, who.p, who.n);
-	if (i->n.f[N_PROJECT].p != NULL) {
+		who = v->agent_id;
+	buf_put(&l, who.p, who.n);
+	if (v->project.p != NULL) {
 		buf_puts(&l, " in ");
-		term_safe(&l, i->n.f[N_PROJECT].p, i->n.f[N_PROJECT].n);
+		buf_put(&l, v->project.p, v->project.n);
 	}
 	buf_puts(&l, " - key ");
-	term_safe(&l, i->key, strlen(i->key));
-	question_tag(tag, &i->q);
-	buf_printf(&l, " - tag %s", tag);
-	if (i->n.f[N_X_ARC].p != NULL)
+	buf_put(&l, v->shown_key.p, v->shown_key.n);
+	buf_printf(&l, " - tag %s", v->tag);
+	if (v->has_where)
 		buf_puts(&l, " - j jumps there");
 	entry_line(out, &l, cols);
 	buf_free(&l);
@@ -500,60 +503,57 @@ show_question(struct person *p, const char *key, const struct rec *q,
 	struct buf		 b = { 0 };
 	struct condition	*c = state_lookup(p->j->st, key);
 	struct rec		 n;
+	struct view		 v;
 	const char		*nt;
-	struct sv		 m = q->f[I_PROMPT], who;
+	struct sv		 m, who;
 	size_t			 i, at, end;
-	bool			 blank = false, ids = choice_ids_shown(choices);
-	char			 tag[TAG_SHOWN + 1];
+	bool			 ids = choice_ids_shown(choices);
 
 	if (changed)
 		buf_puts(&b, "\nThe question changed while it was open here. "
 		    "This is it now:\n");
 	buf_putc(&b, '\n');
-	if (c != NULL && (nt = journal_text(p->j, &p->arena, c,
-	    false)) != NULL && rec_parse(&p->arena, nt, false, &n)) {
+	if (c == NULL || (nt = journal_text(p->j, &p->arena, c,
+	    false)) == NULL || !rec_parse(&p->arena, nt, false, &n))
+		memset(&n, 0, sizeof(n));
+	view_build(&v, &p->arena, sv_str(key), &n, q, Q_PENDING, NULL);
+	if (c != NULL) {
 		buf_printf(&b, "[%s] ", priority_name(c->priority));
-		who = n.f[N_AGENT_NAME].p != NULL ? n.f[N_AGENT_NAME] :
-		    n.f[N_AGENT];
-		term_safe(&b, who.p, who.n);
-		if (n.f[N_PROJECT].p != NULL) {
+		who = v.agent.p != NULL ? v.agent : v.agent_id;
+		buf_put(&b, who.p, who.n);
+		if (v.project.p != NULL) {
 			buf_puts(&b, " in ");
-			term_safe(&b, n.f[N_PROJECT].p, n.f[N_PROJECT].n);
+			buf_put(&b, v.project.p, v.project.n);
 		}
 		buf_puts(&b, " - key ");
-		term_safe(&b, key, strlen(key));
-		question_tag(tag, q);
-		buf_printf(&b, " - tag %s\n", tag);
+		buf_put(&b, v.shown_key.p, v.shown_key.n);
+		buf_printf(&b, " - tag %s\n", v.tag);
 	}
 	buf_puts(&b, "\033[1m");
-	term_safe(&b, q->f[I_TITLE].p, q->f[I_TITLE].n);
+	buf_put(&b, v.title.p, v.title.n);
 	buf_puts(&b, "\033[0m\n");
-	/* The message line by line behind a gutter; blank runs as one. */
-	for (at = 0; m.p != NULL && at <= m.n; at = end + 1) {
+	/* The message line by line behind a gutter (blank runs: the view's). */
+	m = v.message;
+	for (at = 0; m.p != NULL && at < m.n; at = end + 1) {
 		for (end = at; end < m.n && m.p[end] != '\n'; end++)
 			;
-		if (end == at && (blank || end == m.n))
-			continue;
-		blank = end == at;
 		buf_puts(&b, "  | ");
-		term_safe(&b, m.p + at, end - at);
+		buf_put(&b, m.p + at, end - at);
 		buf_putc(&b, '\n');
 	}
-	for (i = 0; choices != NULL && i < choices->n; i++) {
-		const struct jval *l = json_get(choices->items[i], "label");
-		const struct jval *d = json_get(choices->items[i], "detail");
-		const struct jval *id = json_get(choices->items[i], "id");
+	for (i = 0; i < v.nchoices; i++) {
 		buf_printf(&b, "  %zu) ", i + 1);
-		if (l != NULL)
-			term_safe(&b, l->s, l->len);
-		if (ids && id != NULL) {	/* typed by number, or by this */
+		buf_put(&b, v.choices[i].label.p, v.choices[i].label.n);
+		if (ids) {	/* typed by number, or by this */
 			buf_puts(&b, " (");
-			term_safe(&b, id->s, id->len);
+			buf_put(&b, v.choices[i].shown_id.p,
+			    v.choices[i].shown_id.n);
 			buf_putc(&b, ')');
 		}
-		if (d != NULL) {
+		if (v.choices[i].detail.p != NULL) {
 			buf_puts(&b, " - ");
-			term_safe(&b, d->s, d->len);
+			buf_put(&b, v.choices[i].detail.p,
+			    v.choices[i].detail.n);
 		}
 		buf_putc(&b, '\n');
 	}

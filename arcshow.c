@@ -20,10 +20,12 @@
 #include "arccmd.h"
 #include "arcwords.h"
 #include "arcbind.h"
+#include "arcview.h"
+#include "arcdelivery.h"
 #include "arcshow.h"
 
 /* A condition's records, parsed. */
-struct view {
+struct cview {
 	const struct condition	*c;
 	const char		*ntext, *qtext;	/* journal form */
 	struct rec		 n, q;
@@ -34,7 +36,7 @@ struct view {
 
 static void
 view_of(struct journal *j, struct arena *a, const struct condition *c,
-    const char *now, struct view *v)
+    const char *now, struct cview *v)
 {
 	memset(v, 0, sizeof(*v));
 	v->c = c;
@@ -46,7 +48,7 @@ view_of(struct journal *j, struct arena *a, const struct condition *c,
 }
 
 static void
-print_records(struct buf *b, struct arena *a, const struct view *v)
+print_records(struct buf *b, struct arena *a, const struct cview *v)
 {
 	buf_puts(b, "\"key\":");
 	buf_json_cstr(b, v->c->key);
@@ -129,85 +131,93 @@ line(struct buf *b, const char *label)
 }
 
 static void
-show_choices(struct buf *b, struct arena *a, const struct rec *q)
+show_choices(struct buf *b, const struct view *w)
 {
-	struct jparse_error	 e;
-	const struct jval	*choices, *c;
-	size_t			 i;
+	const struct view_choice	*c;
+	size_t				 i;
 
-	if (sv_eq(q->f[I_KIND], "text")) {
+	if (w->answer_kind != NULL && strcmp(w->answer_kind, "text") == 0) {
 		line(b, "answer:");
-		buf_puts(b, "text, at most ");
-		show_sv(b, q->f[I_TEXT_MAX_LENGTH]);
-		buf_puts(b, " characters\n");
+		buf_printf(b, "text, at most %zu characters\n", w->text_max);
 		return;
 	}
-	choices = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n, &e);
-	for (i = 0; choices != NULL && i < choices->n; i++) {
-		c = choices->items[i];
+	for (i = 0; i < w->nchoices; i++) {
+		c = &w->choices[i];
 		line(b, i == 0 ? "choices:" : "");
 		buf_printf(b, "%zu) ", i + 1);
-		show_sv(b, member(c, "label"));
+		buf_put(b, c->label.p, c->label.n);
 		buf_puts(b, " (");
-		show_sv(b, member(c, "id"));
+		buf_put(b, c->shown_id.p, c->shown_id.n);
 		buf_putc(b, ')');
-		if (member(c, "detail").p != NULL) {
+		if (c->detail.p != NULL) {
 			buf_puts(b, ": ");
-			show_sv(b, member(c, "detail"));
+			buf_put(b, c->detail.p, c->detail.n);
 		}
 		buf_putc(b, '\n');
 	}
 }
 
+/* Safe text (the view's), its later lines indented under the first. */
 static void
-show_plain(struct buf *b, struct arena *a, const struct view *v,
+show_lines(struct buf *b, struct sv v, const char *indent)
+{
+	size_t i;
+
+	for (i = 0; v.p != NULL && i < v.n; i++) {
+		buf_putc(b, v.p[i]);
+		if (v.p[i] == '\n')
+			buf_puts(b, indent);
+	}
+}
+
+static void
+show_field(struct buf *b, const char *label, struct sv v)
+{
+	line(b, label);
+	if (v.p != NULL)
+		buf_put(b, v.p, v.n);
+	buf_putc(b, '\n');
+}
+
+static void
+show_plain(struct buf *b, struct arena *a, const struct cview *v,
     const char *now)
 {
 	const struct rec *n = &v->n, *q = &v->q;
-	char		  tag[TAG_SHOWN + 1];
+	struct view	  w;
 
-	line(b, "key:");
-	show_sv(b, sv_str(v->c->key));
-	buf_putc(b, '\n');
-	line(b, "title:");
-	show_sv(b, n->f[N_TITLE]);
-	buf_putc(b, '\n');
+	view_build(&w, a, sv_str(v->c->key), n, v->has_q ? q : NULL, v->qs,
+	    NULL);
+	show_field(b, "key:", w.shown_key);
+	show_field(b, "title:", w.title);
 	line(b, "message:");
-	show_text(b, n->f[N_MESSAGE], "          ");
+	show_lines(b, w.message, "          ");
 	buf_putc(b, '\n');
 	line(b, "agent:");
-	if (n->f[N_AGENT_NAME].p != NULL) {
-		show_sv(b, n->f[N_AGENT_NAME]);
+	if (w.agent.p != NULL) {
+		buf_put(b, w.agent.p, w.agent.n);
 		buf_puts(b, " (");
-		show_sv(b, n->f[N_AGENT]);
+		buf_put(b, w.agent_id.p, w.agent_id.n);
 		buf_putc(b, ')');
-	} else {
-		show_sv(b, n->f[N_AGENT]);
+	} else if (w.agent_id.p != NULL) {
+		buf_put(b, w.agent_id.p, w.agent_id.n);
 	}
 	buf_putc(b, '\n');
-	if (n->f[N_PROJECT].p != NULL) {
-		line(b, "project:");
-		show_sv(b, n->f[N_PROJECT]);
-		buf_putc(b, '\n');
-	}
-	line(b, "kind:");
-	show_sv(b, n->f[N_KIND]);
-	buf_putc(b, '\n');
+	if (w.project.p != NULL)
+		show_field(b, "project:", w.project);
+	show_field(b, "kind:", w.kind);
 	line(b, "priority:");
-	show_sv(b, n->f[N_PRIORITY]);
-	buf_putc(b, '\n');
+	buf_printf(b, "%s\n", priority_name(w.priority));
 	line(b, "state:");
 	condition_words(b, v->c, n, v->has_q ? q : NULL, v->qs, now);
 	buf_putc(b, '\n');
 	if (!v->has_q)
 		return;
 	line(b, "deadline:");
-	show_sv(b, q->f[I_EXPIRES_AT]);
-	buf_putc(b, '\n');
-	question_tag(tag, q);
+	buf_printf(b, "%s\n", w.expires_at != NULL ? w.expires_at : "");
 	line(b, "tag:");	/* arc-answer --seen TAG binds an answer to it */
-	buf_printf(b, "%s\n", tag);
-	show_choices(b, a, q);
+	buf_printf(b, "%s\n", w.tag);
+	show_choices(b, &w);
 	line(b, "response:");
 	if (q->f[I_RESPONSE].p != NULL) {
 		answer_words(b, a, q);
@@ -221,13 +231,24 @@ show_plain(struct buf *b, struct arena *a, const struct view *v,
 	buf_putc(b, '\n');
 }
 
+/* What arc-notify could not deliver of it (arcdelivery.c), and why. */
+static void
+show_delivery(struct buf *b, const char *journal, const char *key)
+{
+	char *path = delivery_path(journal);
+
+	if (delivery_words(b, path, key, "delivery: ", "\n") > 0)
+		buf_putc(b, '\n');
+	free(path);
+}
+
 int
 status_show(struct journal *j, const char *key, bool json, const char *now)
 {
 	struct condition	*c;
 	struct arena		 a = { 0 };
 	struct buf		 b = { 0 };
-	struct view		 v;
+	struct cview		 v;
 	char			*typed;
 
 	if (key_typed(j->st, key, &typed) == KEY_AMBIGUOUS) {
@@ -249,6 +270,7 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 		buf_puts(&b, "}\n");
 	} else {
 		show_plain(&b, &a, &v, now);
+		show_delivery(&b, j->path, c->key);
 	}
 	write_stdout(&b);
 	flush_stdout();
@@ -269,7 +291,7 @@ struct history {
 
 /* When a condition was settled, or NULL while it is not. */
 static const char *
-settled_at(struct arena *a, const struct view *v)
+settled_at(struct arena *a, const struct cview *v)
 {
 	struct sv when = { NULL, 0 };
 
@@ -307,10 +329,10 @@ struct settled {
 };
 
 static void	history_plain(struct buf *, struct arena *,
-		    const struct view *);
+		    const struct cview *);
 
 static bool
-wanted(const struct history_opts *o, const struct view *v, int64_t when)
+wanted(const struct history_opts *o, const struct cview *v, int64_t when)
 {
 	if (o->key != NULL && strcmp(o->key, v->c->key) != 0)
 		return false;
@@ -325,7 +347,7 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
     size_t rank, struct buf *b)
 {
 	struct settled		*it;
-	struct view		 v;
+	struct cview		 v;
 	size_t			 klen;
 	int64_t			 when;
 
@@ -452,7 +474,7 @@ by_time(const void *pa, const void *pb)
 }
 
 static void
-history_plain(struct buf *b, struct arena *a, const struct view *v)
+history_plain(struct buf *b, struct arena *a, const struct cview *v)
 {
 	bool resolved = sv_eq(v->n.f[N_STATUS], "resolved");
 

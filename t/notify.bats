@@ -315,10 +315,29 @@ press() { # LABEL
 	    --expires-in 1h | arc-apply >/dev/null
 	eventually notifies 2
 	! grep -qP '\x1b|\x{202e}|\x{2066}|\x07' "$(N)/bus.log"
-	grep -q 'string "claude · shop: A \[2J B"' "$(N)/bus.log" ||
-	    grep -q ': A \[2J B"' "$(N)/bus.log"
+	# shown escaped, as the terminal shows them (the one rule, arcview.c)
+	grep -qF ': A\x1b[2J\u202eB"' "$(N)/bus.log"
+	grep -qF 'string "O\u2066K"' "$(N)/bus.log"
+	last_notify_has 'x\u202ey\x07'
 	stop notify
 	! grep -qE '[0-9a-f]{16}' "$(N)/notify.err"
+}
+
+@test "the whole question on the desktop: every choice's detail in the body, non-ASCII where the old byte cuts fell, a command's tail" {
+	start_notify
+	msg="\$ ls$(printf '%990s' '') ; rm -rf ~ $(printf 'x%.0s' $(seq 1000))é and the end"
+	arc-emit --key whole --kind permission --title "Deploy" --message "$msg" \
+	    --sender-name claude --project shop --choice allow:Allow \
+	    --choice "always:$(printf 'A%.0s' $(seq 79))é:Bash(npm run deploy\\:*) in this project, for you" \
+	    --choice deny:Deny --expires-in 1h | arc-apply >/dev/null
+	eventually notifies 1
+	eventually shown 1
+	last_notify_has '$ ls ⟨991 blanks⟩ ; rm -rf ~'
+	last_notify_has 'xé and the end'
+	last_notify_has "2) $(printf 'A%.0s' $(seq 79))é — Bash(npm run deploy:*) in this project, for you"
+	last_notify_has 'string "always"' || last_notify_has '/2"'
+	stop notify
+	! grep -q 'Invalid argument' "$(N)/notify.err"
 }
 
 @test "quiet hours hold all but the priorities let through (ARC_NOW)" {

@@ -90,7 +90,7 @@ post() {
 	run page
 	[ "$(grep -o 'class="title">[A-Z]*<' <<<"$output" | sed 's/.*>//; s/<//' | tr '\n' ' ')" = "HIGH NORMAL LOW " ]
 	grep -q 'name="op" value="dismiss"><input type="hidden" name="key" value="note">' <<<"$output"
-	[ "$(post "op=dismiss&key=note&token=$(token)")" = "303 /arc-web?said=dismissed" ]
+	[ "$(post "op=dismiss&key=note&token=$(token)")" = "303 /arc-web?said=dismissed&key=note" ]
 	! page | grep -q 'value="note"'
 }
 
@@ -194,7 +194,7 @@ HTML
 	serve
 	page | grep -q '<input type="text" name="text" maxlength="12" required'
 	r=$(post "op=answer&key=note&seen=$(seen)&token=$(token)&text=ship+it%21")
-	[ "$r" = "303 /arc-web?said=answered" ]
+	[[ "$r" =~ ^"303 /arc-web?said=answered"(&|$) ]]
 	[ "$(arc-status --json --show note | jq -r .interaction.response.text)" = "ship it!" ]
 }
 
@@ -224,9 +224,9 @@ HTML
 	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=%zz")" = "400 " ]
 	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=allow%00x")" = "400 " ]
 	[ "$(post "op=answer&key=deploy&key=other&seen=$(seen)&token=$tok&choice=allow")" = "400 " ]
-	[ "$(post "op=answer&key=deploy&seen=nothex&token=$tok&choice=allow")" = "303 /arc-web?said=refused" ]
-	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=maybe")" = "303 /arc-web?said=refused" ]
-	[ "$(post "op=answer&key=nokey&seen=$(seen)&token=$tok&choice=allow")" = "303 /arc-web?said=closed" ]
+	[[ "$(post "op=answer&key=deploy&seen=nothex&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=refused"(&|$) ]]
+	[[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=maybe")" =~ ^"303 /arc-web?said=refused"(&|$) ]]
+	[[ "$(post "op=answer&key=nokey&seen=$(seen)&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=closed"(&|$) ]]
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u ann:pw "$URL/arc-web?said=%3Cscript%3E")" = 200 ]
 	! curl -s -u ann:pw "$URL/arc-web?said=%3Cscript%3E" | grep -qi 'script'
 	[ "$(status_of deploy)" = pending ]
@@ -240,12 +240,12 @@ HTML
 	arc-apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
 	serve
 	# no route recorded: refused, nothing sent
-	[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" = "303 /arc-web?said=mirrored" ]
+	[[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" =~ ^"303 /arc-web?said=mirrored"(&|$) ]]
 	[ "$(status_of devbox/deploy)" = pending ]
 	# a route: the answer goes to the host, which applies it; its result line (a nonce) is not in the response
 	arc-apply --mirror --route "sed 's|\"key\":\"devbox/|\"key\":\"|' | PATH='$PATH' arc-apply -j $host" \
 	    <"$BATS_TEST_TMPDIR/m" >/dev/null
-	[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" = "303 /arc-web?said=sent" ]
+	[[ "$(post "op=answer&key=devbox/deploy&seen=$(seen)&token=$(token)&choice=allow")" =~ ^"303 /arc-web?said=sent"(&|$) ]]
 	[ ! -s "$BATS_TEST_TMPDIR/body" ]
 	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.status)" = answered ]
 	[ "$(arc-status -j "$host" --json --show deploy | jq -r .interaction.response.source)" = web ]
@@ -313,7 +313,7 @@ HTML
 	grep -q 'Claude &middot; secret-project' <<<"$output"
 	grep -q 'Allow &middot; Deny' <<<"$output"
 	grep -q 'Its text stays on its host (off-device setting): answer it there' <<<"$output"
-	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=withheld" ]
+	[[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=withheld"(&|$) ]]
 	[ "$(status_of deploy)" = pending ]
 	run browse "$URL/arc-web?said=withheld" ann:pw shot "$(shot withheld)" text
 	grep -q "That question's text does not leave its host" <<<"$output"
@@ -323,8 +323,8 @@ HTML
 	run page
 	! grep -q -e SECRET -e Claude -e secret-project -e Allow <<<"$output"
 	grep -q 'class="title">Run a command?<' <<<"$output"
-	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=withheld" ]
-	[ "$(post "op=dismiss&key=note&token=$tok")" = "303 /arc-web?said=dismissed" ]
+	[[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=withheld"(&|$) ]]
+	[ "$(post "op=dismiss&key=note&token=$tok")" = "303 /arc-web?said=dismissed&key=note" ]
 	# a setting others may write is not ours: nothing is served
 	chmod 666 "$BATS_TEST_TMPDIR/state/off-device"
 	run curl -s -u ann:pw -w '%{http_code}' "$URL/arc-web"
@@ -341,7 +341,7 @@ HTML
 	rm -f "$SRV/lighttpd.pid"
 	# everything: answered
 	ARC_WEB_ENV="ARC_OFF_DEVICE=everything" serve
-	[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" = "303 /arc-web?said=answered" ]
+	[[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=answered"(&|$) ]]
 	[ "$(status_of deploy)" = answered ]
 }
 
@@ -488,4 +488,44 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Content-Type: text/javascript"* ]]
 	[[ "$output" != *"usage:"* ]]
+}
+
+@test "arc-web: the page updates in place: a window property, the scroll position and typed text stay across three updates; new questions go at the end" {
+	for i in 1 2 3 4 5 6; do open_q "q$i" ".request.title = \"Question $i\""; done
+	text_question words 40 | jq -c '.request.response.expires_at = "2099-01-01T00:00:00Z" | .request.title = "Say it"' |
+	    arc-apply >/dev/null
+	serve
+	run browse "$URL/arc-web" ann:pw \
+	    eval 'window.arcKeep = 7; var i = document.querySelector("input[name=text]"); i.value = "half typed"; i.focus(); window.scrollTo(0, 400); window.arcTop = Math.round(i.getBoundingClientRect().top); scrollY' \
+	    run "arc-emit --key new1 --kind permission --title 'New one' --message 'May I?' --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply -q >/dev/null" \
+	    wait 1500 \
+	    run "arc-answer q1 allow >/dev/null" \
+	    wait 1500 \
+	    eval '"after two: " + scrollY' \
+	    run "arc-emit --type updated --key q2 --kind permission --title 'Question 2, changed' --message 'May I deploy?' --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply -q >/dev/null" \
+	    wait 1500 \
+	    eval 'JSON.stringify([window.arcKeep, scrollY, document.querySelector("input[name=text]").value, document.activeElement.name, document.querySelectorAll(".gone").length, document.querySelector("#cards > [data-key]:last-child").getAttribute("data-key"), document.querySelector("[data-key=q2] .title").textContent, document.getElementById("news").textContent, performance.getEntriesByType("navigation").length, Math.round(document.querySelector("input[name=text]").getBoundingClientRect().top) === window.arcTop])'
+	[ "$status" -eq 0 ]
+	! grep -q '^dialog:\|^csp:' <<<"$output"
+	grep -qxF '400' <<<"$output"
+	# a question added at the end and one settled above: not a pixel moves
+	grep -qxF 'after two: 400' <<<"$output"
+	# one above changed (and shrank): what the person is at stays put
+	grep -qE '^\[7,[0-9]+,"half typed","text",1,"new1","Question 2, changed","A new question, at the end.",1,true\]$' <<<"$output"
+}
+
+@test "arc-web: Claude Code's \"Always allow\" shows the rule it adds under its button; the banner names the question and the choice taken" {
+	serve
+	setsid env --default-signal=INT,TERM,HUP "$HOOKS/claude-code-hook" \
+	    <"$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	hookpid=$!
+	for i in $(seq 100); do arc-status --list | grep -q pending && break; sleep 0.05; done
+	rule=$(arc-status --json --show "$(arc-status --list | cut -f1 | head -1)" |
+	    jq -r '.interaction.choices[] | select(.id == "always") | .detail')
+	[ -n "$rule" ]
+	run browse "$URL/arc-web" ann:pw shot "$(shot always-allow)" text tap 'Always allow' text
+	[ "$status" -eq 0 ]
+	grep -qxF "$rule" <<<"$output"
+	grep -q "^Answered\. “.*”: Always allow$" <<<"$output"
+	wait "$hookpid" || true
 }

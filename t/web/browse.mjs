@@ -27,7 +27,8 @@ const chrome = spawn('/usr/bin/chromium', ['--headless', '--no-sandbox',
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
 const done = (code) => { chrome.kill('SIGKILL'); try { rmSync(profile,
     { recursive: true, force: true }); } catch {} process.exit(code); };
-setTimeout(() => { console.log('timeout'); done(3); }, 30000);
+setTimeout(() => { console.log('timeout'); done(3); },
+    Number(process.env.ARC_BROWSE_TIMEOUT_MS || 120000));
 
 // The protocol over --remote-debugging-pipe: JSON messages ended by NUL,
 // ours on fd 3, Chromium's on fd 4; no port is opened.

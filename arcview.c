@@ -1,0 +1,443 @@
+/*
+ * One view of a question: what a person is shown, built once from the
+ * stored records, for every surface.  The terminal, the desktop, the page
+ * and a push command each used to choose their own fields, their own cut
+ * and their own set of characters to drop, and they drifted: the desktop
+ * and the page dropped the choices' details (the rule an "Always allow"
+ * adds), the desktop cut inside a UTF-8 character and lost the whole
+ * notification, the page passed bidi overrides the others stripped.
+ * Here, as jq's jv_dump is the one writer of a value and tmux's
+ * format_expand the one expander of what is shown, the fields are chosen
+ * once, the off-device setting applied once, and the text made safe once:
+ *
+ *   - every character that could drive a terminal or hide or reorder what
+ *     is read (C0 and C1 controls, DEL, the bidi and invisible format
+ *     characters, bytes that are not UTF-8, and the backslash so that no
+ *     escape can be forged) is shown escaped, as arcterm.c's term_safe()
+ *     writes it, on every surface;
+ *   - a run of blanks (VIEW_BLANK_RUN or more) is one mark "⟨N blanks⟩",
+ *     and a run of blank lines one line "⟨N blank lines⟩", so that nothing
+ *     can be pushed out of sight;
+ *   - a command (a message whose first line begins "$ ", as the hook
+ *     adapters write one) has every further line marked "> ", as a shell
+ *     marks a continuation, so that its end is never taken for other text;
+ *   - a text longer than its bound (ARC's own maxima: a valid event is
+ *     never cut) is cut in its middle, at a character, with a mark of how
+ *     much was cut, so that the end of a command stays in view.
+ *
+ * The surfaces differ only in how they write safe text (HTML entities, a
+ * JSON string, a terminal's columns), never in what is safe.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arc.h"
+#include "arcterm.h"
+#include "arcrecord.h"
+#include "arcbind.h"
+#include "arcoffdevice.h"
+#include "arcview.h"
+
+#define MARK_OPEN	"\xe2\x9f\xa8"	/* ⟨ */
+#define MARK_CLOSE	"\xe2\x9f\xa9"	/* ⟩ */
+#define ELLIPSIS	"\xe2\x80\xa6"	/* … */
+
+/* ---- the one rule for producer text ---- */
+
+/* The length of a blank at s (space, no-break and wide spaces), or 0. */
+static size_t
+blank_at(const unsigned char *s, size_t n)
+{
+	if (n >= 1 && s[0] == ' ')
+		return 1;
+	if (n >= 2 && s[0] == 0xc2 && s[1] == 0xa0)
+		return 2;
+	if (n >= 3 && s[0] == 0xe2 && s[1] == 0x80 &&
+	    (s[2] <= 0x8a || s[2] == 0xaf))
+		return 3;
+	if (n >= 3 && s[0] == 0xe2 && s[1] == 0x81 && s[2] == 0x9f)
+		return 3;
+	if (n >= 3 && s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80)
+		return 3;
+	return 0;
+}
+
+/* Bytes of the character at s (1 for a byte that is not UTF-8). */
+static size_t
+char_len(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] < 0xc0 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	size_t i;
+
+	if (k > n)
+		return 1;
+	for (i = 1; i < k; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 1;
+	return k;
+}
+
+static size_t
+chars_of(const char *s, size_t n)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n) {
+		i += char_len((const unsigned char *)s + i, n - i);
+		k++;
+	}
+	return k;
+}
+
+/* The byte offset of character number chars in s. */
+static size_t
+offset_of(const char *s, size_t n, size_t chars)
+{
+	size_t i = 0;
+
+	while (i < n && chars-- > 0)
+		i += char_len((const unsigned char *)s + i, n - i);
+	return i;
+}
+
+/* How lines go on: a command's continuation, blank lines pending. */
+struct shape {
+	bool	 lines, command, started, at_start;
+	size_t	 blank_lines;	/* in a row, not yet written */
+	size_t	 line;		/* lines begun */
+};
+
+/* Part of one line: blank runs marked, the rest as term_safe writes it. */
+static void
+put_run(struct buf *b, const char *s, size_t n)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i = 0, k, at, blanks;
+
+	while (i < n) {
+		for (at = i, blanks = 0; i < n && (k = blank_at(p + i,
+		    n - i)) > 0; i += k)
+			blanks++;
+		if (blanks >= VIEW_BLANK_RUN)
+			buf_printf(b, " " MARK_OPEN "%zu blanks" MARK_CLOSE " ",
+			    blanks);
+		else if (blanks > 0)
+			buf_put(b, s + at, i - at);
+		for (at = i; i < n && blank_at(p + i, n - i) == 0; )
+			i += char_len(p + i, n - i);
+		term_safe(b, s + at, i - at);
+	}
+}
+
+static void
+new_line(struct buf *b, struct shape *sh)
+{
+	if (sh->started)
+		buf_putc(b, '\n');
+	sh->started = true;
+	if (sh->command && sh->line > 0)
+		buf_puts(b, "> ");
+	sh->line++;
+}
+
+/* Blank lines held back, written now that a line follows them. */
+static void
+flush_blank_lines(struct buf *b, struct shape *sh)
+{
+	if (sh->blank_lines == 0)
+		return;
+	if (sh->blank_lines == 1 && sh->started) {
+		new_line(b, sh);	/* one blank line: a paragraph */
+	} else {
+		new_line(b, sh);
+		buf_printf(b, MARK_OPEN "%zu blank line%s" MARK_CLOSE,
+		    sh->blank_lines, sh->blank_lines == 1 ? "" : "s");
+	}
+	sh->blank_lines = 0;
+}
+
+static bool
+all_blank(const char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	while (i < n) {
+		if ((k = blank_at((const unsigned char *)s + i, n - i)) == 0)
+			return false;
+		i += k;
+	}
+	return true;
+}
+
+/* A piece of text, its lines shaped; a line may go on in the next piece. */
+static void
+shape_piece(struct buf *b, struct shape *sh, const char *s, size_t n)
+{
+	const char	*p = s, *end = s + n, *nl;
+	size_t		 len;
+
+	if (!sh->lines) {
+		put_run(b, s, n);
+		return;
+	}
+	while (p <= end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		len = (size_t)((nl != NULL ? nl : end) - p);
+		if (sh->at_start) {
+			if (nl != NULL && all_blank(p, len)) {
+				sh->blank_lines++;
+				p = nl + 1;
+				continue;
+			}
+			if (nl == NULL && len == 0)
+				break;	/* the piece ends at a line's start */
+			if (sh->line == 0 && !sh->started)
+				sh->command = len >= 2 && memcmp(p, "$ ", 2) ==
+				    0 && sh->blank_lines == 0;
+			flush_blank_lines(b, sh);
+			new_line(b, sh);
+			sh->at_start = false;
+		}
+		put_run(b, p, len);
+		if (nl == NULL)
+			break;
+		sh->at_start = true;
+		p = nl + 1;
+	}
+}
+
+void
+view_safe(struct buf *b, const char *s, size_t n, size_t max, bool lines)
+{
+	struct shape	 sh = { lines, false, false, true, 0, 0 };
+	size_t		 chars, head, tail, h, t;
+
+	if (s == NULL)
+		return;
+	if (!lines)
+		sh.at_start = false;
+	chars = chars_of(s, n);
+	if (max > 0 && chars > max) {
+		head = max - max / 4;
+		tail = max / 4;
+		h = offset_of(s, n, head);
+		t = offset_of(s, n, chars - tail);
+		shape_piece(b, &sh, s, h);
+		if (sh.at_start && sh.lines) {
+			flush_blank_lines(b, &sh);
+			new_line(b, &sh);
+			sh.at_start = false;
+		}
+		buf_printf(b, ELLIPSIS MARK_OPEN "%zu characters cut" MARK_CLOSE
+		    ELLIPSIS, chars - head - tail);
+		shape_piece(b, &sh, s + t, n - t);
+	} else {
+		shape_piece(b, &sh, s, n);
+	}
+	/* Trailing blank lines: one is a final newline; more are marked. */
+	if (sh.lines && sh.blank_lines > 1)
+		flush_blank_lines(b, &sh);
+}
+
+void
+view_html(struct buf *b, struct sv v)
+{
+	size_t	i;
+
+	for (i = 0; v.p != NULL && i < v.n; i++)
+		switch (v.p[i]) {
+		case '&': buf_puts(b, "&amp;"); break;
+		case '<': buf_puts(b, "&lt;"); break;
+		case '>': buf_puts(b, "&gt;"); break;
+		case '"': buf_puts(b, "&quot;"); break;
+		case '\'': buf_puts(b, "&#39;"); break;
+		default: buf_putc(b, v.p[i]); break;
+		}
+}
+
+/* ---- the view ---- */
+
+/* Safe text of a record's field, in the arena (null stays null). */
+static struct sv
+safe_sv(struct arena *a, struct buf *t, struct sv v, size_t max, bool lines)
+{
+	if (v.p == NULL)
+		return v;
+	t->len = 0;
+	view_safe(t, v.p, v.n, max, lines);
+	return sv_buf(a, t);
+}
+
+static struct sv
+member(const struct jval *o, const char *name)
+{
+	return sv_json(json_get(o, name));
+}
+
+static void
+view_choices(struct view *v, struct arena *a, struct buf *t,
+    const struct rec *q)
+{
+	const struct jval	*choices = question_choices(a, q), *c;
+	struct view_choice	*vc;
+	size_t			 i;
+
+	if (choices == NULL || choices->n == 0)
+		return;
+	if (choices->n > SIZE_MAX / sizeof(*v->choices))
+		return;
+	v->choices = arena_alloc(a, choices->n * sizeof(*v->choices));
+	for (i = 0; i < choices->n; i++) {
+		c = choices->items[i];
+		if (c == NULL || c->type != J_OBJECT ||
+		    member(c, "id").p == NULL)
+			continue;
+		vc = &v->choices[v->nchoices++];
+		vc->id = member(c, "id");
+		vc->shown_id = safe_sv(a, t, vc->id, VIEW_LABEL_MAX, false);
+		vc->label = safe_sv(a, t, member(c, "label"), VIEW_LABEL_MAX,
+		    false);
+		if (vc->label.p == NULL)
+			vc->label = vc->shown_id;
+		vc->detail = safe_sv(a, t, member(c, "detail"),
+		    VIEW_DETAIL_MAX, false);
+	}
+}
+
+void
+view_build(struct view *v, struct arena *a, struct sv key,
+    const struct rec *n_in, const struct rec *q_in, enum qstatus qs,
+    const struct offdevice *off)
+{
+	struct rec	 n = *n_in, q;
+	struct buf	 t = { 0 };
+	struct sv	 title, message;
+	const char	*kind;
+
+	memset(v, 0, sizeof(*v));
+	if (q_in != NULL)
+		q = *q_in;
+	if (off != NULL && !offdevice_apply(off, &n, q_in != NULL ? &q :
+	    NULL) && q_in != NULL)
+		v->withheld = true;
+	v->key = key;
+	v->shown_key = safe_sv(a, &t, key, VIEW_KEY_MAX, false);
+	v->agent = safe_sv(a, &t, n.f[N_AGENT_NAME], VIEW_NAME_MAX, false);
+	v->agent_id = safe_sv(a, &t, n.f[N_AGENT], VIEW_NAME_MAX, false);
+	v->project = safe_sv(a, &t, n.f[N_PROJECT], VIEW_NAME_MAX, false);
+	v->session = safe_sv(a, &t, n.f[N_SESSION_ID], VIEW_NAME_MAX, false);
+	v->kind = safe_sv(a, &t, n.f[N_KIND], VIEW_NAME_MAX, false);
+	v->priority = priority_of(n.f[N_PRIORITY]);
+	v->has_where = n.f[N_X_ARC].p != NULL;
+	title = n.f[N_TITLE];
+	message = n.f[N_MESSAGE];
+	if (q_in != NULL) {
+		v->has_q = true;
+		v->qs = qs;
+		if (q.f[I_TITLE].p != NULL)
+			title = q.f[I_TITLE];
+		/* the question's message is what its digest covers */
+		message = q.f[I_PROMPT].p != NULL || v->withheld ?
+		    q.f[I_PROMPT] : message;
+		question_tag(v->tag, q_in);
+		kind = sv_cstr_of(a, q.f[I_KIND]);
+		v->answer_kind = strcmp(kind, "permission") == 0 ?
+		    "permission" : strcmp(kind, "single_choice") == 0 ?
+		    "single_choice" : strcmp(kind, "text") == 0 ? "text" :
+		    NULL;
+		if (q.f[I_EXPIRES_AT].p != NULL)
+			v->expires_at = sv_cstr(a, q.f[I_EXPIRES_AT]);
+		if (q.f[I_TEXT_MAX_LENGTH].p != NULL)
+			v->text_max = strtoul(sv_cstr(a,
+			    q.f[I_TEXT_MAX_LENGTH]), NULL, 10);
+		if (!v->withheld || q.f[I_CHOICES].p != NULL)
+			view_choices(v, a, &t, &q);
+	}
+	v->title = safe_sv(a, &t, title, VIEW_TITLE_MAX, false);
+	v->message = safe_sv(a, &t, message, VIEW_MESSAGE_MAX, true);
+	buf_free(&t);
+}
+
+bool
+view_from_json(struct view *v, struct arena *a, struct sv key,
+    const struct jval *nj, const struct jval *qj,
+    const struct offdevice *off)
+{
+	struct rec	 n, q;
+
+	if (nj == NULL || !rec_from_jval(nj, false, &n))
+		return false;
+	if (qj != NULL && (qj->type != J_OBJECT ||
+	    !rec_from_jval(qj, true, &q)))
+		qj = NULL;
+	view_build(v, a, key, &n, qj != NULL ? &q : NULL, qj != NULL ?
+	    qstatus_of(q.f[I_STATUS]) : Q_NONE, off);
+	return true;
+}
+
+bool
+view_answerable(const struct view *v)
+{
+	return v->has_q && v->qs == Q_PENDING && !v->withheld &&
+	    v->answer_kind != NULL && (strcmp(v->answer_kind, "text") == 0 ||
+	    v->nchoices > 0);
+}
+
+/* ---- the view as JSON ---- */
+
+static void
+json_sv(struct buf *b, const char *name, struct sv v)
+{
+	buf_printf(b, ",\"%s\":", name);
+	if (v.p == NULL)
+		buf_puts(b, "null");
+	else
+		buf_json_str(b, v.p, v.n);
+}
+
+void
+view_json(struct buf *b, const struct view *v, const char *now)
+{
+	size_t	i;
+	int64_t	left;
+
+	buf_puts(b, "{\"key\":");
+	buf_json_str(b, v->key.p, v->key.n);
+	json_sv(b, "shown_key", v->shown_key);
+	json_sv(b, "agent", v->agent);
+	json_sv(b, "agent_id", v->agent_id);
+	json_sv(b, "project", v->project);
+	json_sv(b, "session", v->session);
+	json_sv(b, "title", v->title);
+	json_sv(b, "message", v->message);
+	json_sv(b, "kind", v->kind);
+	buf_printf(b, ",\"priority\":\"%s\"", priority_name(v->priority));
+	if (!v->has_q) {
+		buf_puts(b, ",\"question\":null}");
+		return;
+	}
+	buf_printf(b, ",\"question\":{\"status\":\"%s\",\"tag\":\"%s\"",
+	    qstatus_name(v->qs), v->tag);
+	buf_puts(b, ",\"kind\":");
+	buf_json_cstr(b, v->answer_kind);
+	buf_puts(b, ",\"expires_at\":");
+	buf_json_cstr(b, v->expires_at);
+	left = v->expires_at != NULL && now != NULL ?
+	    rfc3339_ms_between(now, v->expires_at) : -1;
+	if (left >= 0)
+		buf_printf(b, ",\"seconds_left\":%lld",
+		    (long long)(left / 1000));
+	if (v->answer_kind != NULL && strcmp(v->answer_kind, "text") == 0)
+		buf_printf(b, ",\"text_max_length\":%zu", v->text_max);
+	buf_puts(b, ",\"choices\":[");
+	for (i = 0; i < v->nchoices; i++) {
+		buf_puts(b, i > 0 ? ",{\"id\":" : "{\"id\":");
+		buf_json_str(b, v->choices[i].id.p, v->choices[i].id.n);
+		json_sv(b, "label", v->choices[i].label);
+		json_sv(b, "detail", v->choices[i].detail);
+		buf_putc(b, '}');
+	}
+	buf_printf(b, "],\"withheld\":%s,\"answerable\":%s}}",
+	    v->withheld ? "true" : "false",
+	    view_answerable(v) ? "true" : "false");
+}

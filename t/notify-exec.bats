@@ -1,0 +1,152 @@
+#!/usr/bin/env bats
+# arc-notify's exec sink, with no session bus at all: a rule set without a
+# desktop rule never connects to one.  The command is the rest of its line
+# byte for byte; its standard input is the view a person is shown, within
+# the off-device setting; a failed delivery is tried again, a bounded
+# number of times, and shows in arc-status --show and --list.
+load helper
+
+E() { echo "$BATS_TEST_TMPDIR/e"; }
+
+setup() {
+	arc_setup
+	export XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config" TZ=UTC
+	mkdir -p "$(E)" "$XDG_CONFIG_HOME/arc" "$BATS_TEST_TMPDIR/state"
+	# no bus: neither an address nor a runtime folder to find one in
+	unset DBUS_SESSION_BUS_ADDRESS TMUX TMUX_PANE
+	export XDG_RUNTIME_DIR="$BATS_TEST_TMPDIR/run"
+	mkdir -p -m 700 "$XDG_RUNTIME_DIR"
+}
+
+teardown() {
+	local f
+	for f in "$(E)"/*.pid; do
+		[ -f "$f" ] || continue
+		kill -TERM -- "-$(cat "$f")" 2>/dev/null || kill -TERM "$(cat "$f")" 2>/dev/null || true
+		wait "$(cat "$f")" 2>/dev/null || true
+	done
+	arc_teardown
+}
+
+exec_start() { # NAME COMMAND...
+	local name=$1
+	shift
+	setsid "$@" >"$(E)/$name.out" 2>"$(E)/$name.err" </dev/null 3>&- &
+	echo $! >"$(E)/$name.pid"
+}
+
+exec_conf() { printf '%s\n' "$@" >"$XDG_CONFIG_HOME/arc/notify.conf"; }
+
+exec_ask() { # KEY [arc-emit options]
+	local key=$1
+	shift
+	arc-emit --key "$key" --kind permission --title "Deploy?" \
+	    --message $'$ npm run deploy\nthen \u202edone' --sender-name claude \
+	    --sender-id acme-payroll-agent --project payroll --choice allow:Allow \
+	    --choice 'always:Always allow:Bash(npm run deploy\:*) in this project, for you' \
+	    --choice deny:Deny --expires-in 1h "$@" | arc-apply -q >/dev/null
+}
+
+exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
+
+@test "exec only: arc-notify runs with no session bus, and the command gets the view: title, message, every choice with its detail, escaped" {
+	exec_conf "notify exec question run cat >>$(E)/got" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
+	eventually test -s "$(E)/got"
+	exec_alive notify
+	line=$(head -1 "$(E)/got")
+	[ "$(jq -r .change <<<"$line")" = deliver ]
+	[ "$(jq -r .view.title <<<"$line")" = 'Deploy?' ]
+	[ "$(jq -r .view.message <<<"$line")" = $'$ npm run deploy\n> then \\u202edone' ]
+	[ "$(jq -r '.view.question.choices | map(.id + "=" + .label + "=" + (.detail // "")) | join("|")' <<<"$line")" = \
+	    'allow=Allow=|always=Always allow=Bash(npm run deploy:*) in this project, for you|deny=Deny=' ]
+	[ "$(jq -r '.view.agent + " " + .view.project' <<<"$line")" = 'claude payroll' ]
+	[ "$(jq -r .view.question.answerable <<<"$line")" = true ]
+	# never a nonce or a digest
+	! grep -qE '"(nonce|digest)"' "$(E)/got"
+	for s in $(grep -aoE '"(nonce|digest)":"[A-Za-z0-9_-]+"' "$ARC_JOURNAL" | sed 's/.*:"//; s/"$//'); do
+		! grep -qF -- "$s" "$(E)/got"
+	done
+}
+
+@test "exec: the off-device setting applies: no-message sends no message and withholds the question; title-only not who asks nor the choices" {
+	exec_conf "notify exec question run cat >>$(E)/got" 'ignore tmux'
+	echo no-message >"$BATS_TEST_TMPDIR/state/off-device"
+	exec_start notify arc-notify
+	exec_ask k1
+	eventually test -s "$(E)/got"
+	line=$(head -1 "$(E)/got")
+	[ "$(jq -r .view.message <<<"$line")" = null ]
+	[ "$(jq -r .view.question.withheld <<<"$line")" = true ]
+	[ "$(jq -r .view.question.answerable <<<"$line")" = false ]
+	! grep -q 'npm run deploy' "$(E)/got"
+	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
+	rm "$(E)/notify.pid" "$(E)/got"
+	echo title-only >"$BATS_TEST_TMPDIR/state/off-device"
+	exec_start notify arc-notify
+	eventually test -s "$(E)/got"
+	line=$(head -1 "$(E)/got")
+	[ "$(jq -r .view.title <<<"$line")" = 'Deploy?' ]
+	[ "$(jq -r '[.view.agent, .view.agent_id, .view.project, .view.message] | map(tostring) | join(",")' <<<"$line")" = null,null,null,null ]
+	[ "$(jq -r '.view.question.choices | length' <<<"$line")" = 0 ]
+	! grep -qE 'acme-payroll-agent|payroll|claude|Always' "$(E)/got"
+}
+
+@test "exec: the run command is the rest of the line byte for byte: quotes, runs of blanks and # reach sh -c as written" {
+	exec_conf "notify exec question run printf '%s|' \"a  b\"   'c#d' \"\$(printf x)\" >>$(E)/got" 'ignore tmux'
+	run arc-notify -n
+	[ "$status" -eq 0 ]
+	grep -qF "run printf '%s|' \"a  b\"   'c#d' \"\$(printf x)\" >>$(E)/got" <<<"$output"
+	exec_start notify arc-notify
+	exec_ask k
+	eventually test -s "$(E)/got"
+	[ "$(cat "$(E)/got")" = 'a  b|c#d|x|' ]
+}
+
+@test "exec: the one-line ntfy recipe of arc-notify(1), pasted as it is, delivers to a push server (a local stand-in)" {
+	recipe=$(mandoc -Tascii "$BATS_TEST_DIRNAME/../man/arc-notify.1" | col -bx |
+	    grep -E '^ *notify exec question run m=' | sed 's/^ *//')
+	[ -n "$recipe" ]
+	exec_start receiver "$BATS_TEST_DIRNAME/web/receiver" "$(E)/pushed" "$(E)/rport"
+	eventually test -s "$(E)/rport"
+	exec_conf "${recipe//ntfy.sh\/my-arc/http://127.0.0.1:$(cat "$(E)/rport")/my-arc}" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
+	eventually test -s "$(E)/pushed"
+	[ "$(jq -r '[.method, .path, .headers.Priority, .headers.Tags] | join("|")' "$(E)/pushed")" = 'POST|/my-arc|4|robot' ]
+	[ "$(jq -r .body "$(E)/pushed")" = $'Deploy?: $ npm run deploy\n> then \\u202edone' ]
+	# taken back: nothing more is posted, and nothing failed
+	arc-answer k allow >/dev/null
+	sleep 1
+	[ "$(wc -l <"$(E)/pushed")" -eq 1 ]
+	! arc-status --show k | grep -q '^delivery:'
+}
+
+@test "exec: a command that fails is tried 3 times, and arc-status --show and --list say which sink failed and why" {
+	exec_conf "notify exec question run echo x >>$(E)/tries; exit 7" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
+	eventually eval '[ "$(grep -c . "$(E)/tries" 2>/dev/null)" -ge 3 ]'
+	eventually eval 'arc-status --show k | grep -q "gave up"'
+	run arc-status --show k
+	grep -qx 'delivery: exec failed: exit status 7 (3 tries, gave up, last at .*)' <<<"$output"
+	run arc-status --list
+	[ "$(cut -f1 <<<"$output")" = k ]
+	[[ "$(cut -f7 <<<"$output")" == 'exec failed: exit status 7 (3 tries, gave up'* ]]
+	sleep 1
+	[ "$(grep -c . "$(E)/tries")" -eq 3 ]	# bounded
+	# settled: the failure no longer stands
+	arc-answer k allow >/dev/null
+	eventually eval '! arc-status --list | grep -q failed'
+}
+
+@test "exec: a failure that recovers is cleared; the next try's success is what --show says" {
+	exec_conf "notify exec question run test -e $(E)/ok || { touch $(E)/ok; exit 3; }; cat >>$(E)/got" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
+	eventually test -s "$(E)/got"
+	run arc-status --show k
+	! grep -q '^delivery:' <<<"$output"
+	test -e "$(E)/ok"	# it did fail once
+}

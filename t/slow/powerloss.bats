@@ -32,7 +32,7 @@ powerloss() {
 	mkdir "$BATS_TEST_TMPDIR/mnt"
 	mount -t tmpfs -o size=512m,mode=0700 tmpfs "$BATS_TEST_TMPDIR/mnt"
 	run python3 "$POWERLOSS" --work "$BATS_TEST_TMPDIR/mnt" "$@"
-	grep '^powerloss: [a-z-]*: [0-9]' <<<"$output" | sed 's/^/# /' >&3
+	grep -E '^powerloss: [a-z-]*: ([0-9]|the last)' <<<"$output" | sed 's/^/# /' >&3
 	echo "$output"
 }
 

@@ -477,8 +477,9 @@ cut_tail(struct journal *j, uint64_t at, uint64_t size)
 
 /*
  * Whether a bad line holds a whole record run into the next one: a record
- * whose newline a flipped bit turned into another byte.  (A power cut
- * leaves NULs where the newline's page was lost, never another byte.)
+ * whose newline a changed byte turned into another.  (A power cut leaves
+ * NULs where the newline's page was lost, never another byte.)  The line
+ * may be the file's unfinished tail: a whole record and one byte.
  */
 static bool
 holds_a_record(const char *line, size_t len)
@@ -497,26 +498,89 @@ holds_a_record(const char *line, size_t len)
 	return false;
 }
 
+#define SECTOR		512		/* what a disk writes whole, or not */
+#define RECORD_START	"{\"seq\":"	/* how every record begins */
+
 /*
- * A record at j->offset failed its frame or could not be loaded.  What
- * follows it decides.  A later record written when this one was already
- * durable (its "durable" at or past this seq) proves it was acknowledged:
- * that is damage, refused; so is a bad line that holds a whole record
- * (its newline hit).  Otherwise it was never acknowledged, and the tail
- * from here is cut: when nothing valid follows (a torn append), or
- * when the bad bytes hold NULs (pages a power cut left unwritten, with
- * later pages of the same unsynced write on disk).  Anything else is
- * damage too.
+ * Whether the bytes at file offsets [from, to) hold zeros as a power cut
+ * leaves them, map holding the file from offset base to size: a write's
+ * sectors or pages that never reached the disk while its size did.  Such
+ * a run of NULs begins at a sector boundary or where the write began (a
+ * line's start), and ends at a sector boundary, the end of the file, or
+ * where the next write began (a record's start).  A byte changed to NUL
+ * (a space with its bit 5 flipped) is a run of one inside a line: damage.
  */
 static bool
-recover(struct journal *j, uint64_t size, bool framed)
+power_cut_zeros(const char *map, uint64_t base, uint64_t from, uint64_t to,
+    uint64_t size)
+{
+	const char	*z;
+	uint64_t	 a, b;
+	size_t		 rs = sizeof(RECORD_START) - 1;
+
+	for (a = from; a < to; a = b) {
+		if ((z = memchr(map + (a - base), '\0', (size_t)(to - a))) == NULL)
+			return false;
+		a = (uint64_t)(z - map) + base;
+		for (b = a; b < size && map[b - base] == '\0'; b++)
+			continue;
+		if ((a % SECTOR == 0 || map[a - 1 - base] == '\n') &&
+		    (b % SECTOR == 0 || b == size || (size - b >= rs &&
+		    memcmp(map + (b - base), RECORD_START, rs) == 0)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the tail from a bad record to the end of the file is one whole
+ * record, changed: it ends with its newline, and is one line, or two that
+ * another byte in place of the newline between them makes a sound record
+ * (a byte turned into a newline).  Its bytes are all there: not a write a
+ * power cut interrupted, which leaves a record cut short, or zeros.
+ */
+static bool
+whole_record(const char *p, size_t n)
+{
+	const char *nl;
+
+	if (n == 0 || p[n - 1] != '\n')
+		return false;
+	if ((nl = memchr(p, '\n', n - 1)) == NULL)
+		return true;
+	if (memchr(nl + 1, '\n', (size_t)(p + n - 1 - (nl + 1))) != NULL)
+		return false;
+	return log_frame_mended(p, n - 1, (size_t)(nl - p));
+}
+
+/*
+ * A record at j->offset failed its frame or could not be loaded (with
+ * unfinished: the file's tail, with no newline).  A power cut leaves a
+ * record cut short or zeros; a record written whole and changed since
+ * may have been acknowledged.  So, in order:
+ *  - a later record written when this one was already durable (its
+ *    "durable" at or past this seq) proves it was acknowledged: damage,
+ *    refused; so does a bad line that holds a whole record (its newline
+ *    hit);
+ *  - bad bytes that hold zeros as a power cut leaves them (sectors of an
+ *    unsynced write never written, even with later ones on disk): nothing
+ *    from here on was acknowledged, the tail is cut;
+ *  - any other bad record before a valid one is damage;
+ *  - a tail that is one whole record, its newline there (or, unfinished,
+ *    a whole record and one NUL not a power cut's), was written whole and
+ *    changed since: damage;
+ *  - anything else (a record cut short, the stale bytes of a torn write)
+ *    is an unfinished append, cut.
+ */
+static bool
+recover(struct journal *j, uint64_t size, bool framed, bool unfinished)
 {
 	uint64_t	 page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t	 at = j->offset, base = at & ~(page - 1);
+	uint64_t	 at = j->offset, base = at & ~(page - 1), bad = size;
 	int64_t		 expected = (int64_t)j->seq + 1, d;
 	const char	*p, *end, *nl;
 	char		*map;
-	bool		 found = false, proven = false, nul = false;
+	bool		 found = false, proven = false, zeros, whole;
 
 	if (framed || j->version != 2)
 		goto damaged;	/* a sound frame with a wrong seq, or v1 */
@@ -536,17 +600,22 @@ recover(struct journal *j, uint64_t size, bool framed)
 			proven = true;	/* a record acknowledged, then hit */
 		} else if (p != map + (at - base) &&
 		    log_frame_ok(p, (size_t)(nl - p))) {
+			if (!found)
+				bad = base + (uint64_t)(p - map);
 			found = true;
 			d = log_number(&j->arena, p, (size_t)(nl - p),
 			    "durable");
 			proven = d < 0 || d >= expected;
-		} else if (!found) {
-			nul = nul || memchr(p, '\0', (size_t)(nl - p)) != NULL;
 		}
 	}
+	zeros = !proven && power_cut_zeros(map, base, at, bad, size);
+	/* Unfinished, whole is a sound record and one byte, not a newline. */
+	whole = !proven && !found && (unfinished ? size - at > 1 &&
+	    log_frame_ok(map + (at - base), (size_t)(size - at - 1)) :
+	    whole_record(map + (at - base), (size_t)(size - at)));
 	bus_disarm();
 	(void)munmap(map, (size_t)(size - base));
-	if (!proven && (!found || nul))
+	if (!proven && (zeros || (!found && !whole)))
 		return cut_tail(j, at, size);
 damaged:
 	warnx("%s: damaged record at byte %llu; the journal cannot be read "
@@ -909,7 +978,7 @@ catch_up(struct journal *j)
 		if (r == REPLAY_FAIL)
 			return false;
 		if (r != REPLAY_OK) {
-			if (!recover(j, size, r == REPLAY_BAD_FRAMED))
+			if (!recover(j, size, r == REPLAY_BAD_FRAMED, false))
 				return false;
 			break;
 		}
@@ -928,7 +997,9 @@ catch_up(struct journal *j)
 			}
 			if (j->salvage)
 				break;
-			if (!cut_tail(j, j->offset, size))
+			/* Cut short, or a whole record whose newline was hit. */
+			if (!(j->version == 2 ? recover(j, size, false, true) :
+			    cut_tail(j, j->offset, size)))
 				return false;
 			break;
 		}

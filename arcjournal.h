@@ -8,8 +8,9 @@
  *             was written, and a CRC-32C; synced before any result
  *   read      under flock, each record's frame checked; bytes another
  *             process wrote are synced before they are acted on
- *   recovered an unfinished tail is cut; damage followed by records that
- *             prove it durable is refused (arc-apply --salvage)
+ *   recovered an unfinished tail (a record cut short, a power cut's
+ *             zeros) is cut; damage (records after it prove it durable, or
+ *             a whole record fails its check) is refused (--salvage)
  *   compacted when its dead bytes outweigh its live ones: what is live
  *             goes to a new file renamed into place, the old file is kept
  *             beside it as an archive segment

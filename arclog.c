@@ -33,31 +33,90 @@ log_seal(struct buf *b, size_t start)
 	buf_printf(b, CRC_TAIL "%08x\"}\n", crc);
 }
 
-bool
-log_frame_ok(const char *line, size_t len)
+/* The frame's tail, FRAME_LEN bytes: its shape, and the CRC-32C it holds. */
+static bool
+frame_tail(const char *tail, uint32_t *crc)
 {
-	const char	*tail;
-	uint32_t	 crc = 0;
-	size_t		 i;
+	size_t i;
 
-	if (len < FRAME_LEN + 1 || line[0] != '{')
-		return false;
-	tail = line + len - FRAME_LEN;
 	if (memcmp(tail, CRC_TAIL, CRC_TAIL_LEN) != 0 ||
 	    tail[FRAME_LEN - 2] != '"' || tail[FRAME_LEN - 1] != '}')
 		return false;
+	*crc = 0;
 	for (i = 0; i < 8; i++) {
 		char c = tail[CRC_TAIL_LEN + i];
 		if (c >= '0' && c <= '9')
-			crc = crc << 4 | (uint32_t)(c - '0');
+			*crc = *crc << 4 | (uint32_t)(c - '0');
 		else if (c >= 'a' && c <= 'f')
-			crc = crc << 4 | (uint32_t)(c - 'a' + 10);
+			*crc = *crc << 4 | (uint32_t)(c - 'a' + 10);
 		else
 			return false;
 	}
-	return crc == crc32c(line, len - FRAME_LEN);
+	return true;
 }
 
+bool
+log_frame_ok(const char *line, size_t len)
+{
+	uint32_t crc;
+
+	return len > FRAME_LEN && line[0] == '{' &&
+	    frame_tail(line + len - FRAME_LEN, &crc) &&
+	    crc == crc32c(line, len - FRAME_LEN);
+}
+
+/*
+ * Whether another byte at line[at] makes the frame sound: a whole record
+ * with one byte changed.  In the checksum's part of the frame, each byte
+ * is tried there.  Elsewhere the CRC is affine in the bytes it covers, so
+ * the CRCs of all 256 bytes there come from nine passes over the rest:
+ * the CRC with a zero there, and what each of the byte's eight bits adds.
+ */
+bool
+log_frame_mended(const char *line, size_t len, size_t at)
+{
+	uint32_t	 want, pre, zero, bit[8], crc;
+	size_t		 body, rest;
+	unsigned	 c, i;
+	unsigned char	 b;
+	char		 tail[FRAME_LEN];
+
+	if (len <= FRAME_LEN || at >= len || (at > 0 && line[0] != '{'))
+		return false;
+	body = len - FRAME_LEN;
+	if (at >= body) {
+		memcpy(tail, line + body, FRAME_LEN);
+		crc = crc32c(line, body);
+		for (c = 0; c < 256; c++) {
+			tail[at - body] = (char)c;
+			if (c != (unsigned char)line[at] &&
+			    frame_tail(tail, &want) && want == crc)
+				return true;
+		}
+		return false;
+	}
+	if (!frame_tail(line + body, &want))
+		return false;
+	rest = body - at - 1;
+	pre = crc32c(line, at);
+	b = 0;
+	zero = crc32c_extend(crc32c_extend(pre, &b, 1), line + at + 1, rest);
+	for (i = 0; i < 8; i++) {
+		b = (unsigned char)(1u << i);
+		bit[i] = crc32c_extend(crc32c_extend(pre, &b, 1),
+		    line + at + 1, rest) ^ zero;
+	}
+	for (c = 0; c < 256; c++) {
+		if (c == (unsigned char)line[at] || (at == 0 && c != '{'))
+			continue;
+		for (crc = zero, i = 0; i < 8; i++)
+			if (c & 1u << i)
+				crc ^= bit[i];
+		if (crc == want)
+			return true;
+	}
+	return false;
+}
 
 /* An integer member of a framed record ("seq", "durable"), or -1. */
 int64_t

@@ -23,6 +23,8 @@
 /* The frame: the CRC-32C member and the newline, from start to the end. */
 void		 log_seal(struct buf *, size_t start);
 bool		 log_frame_ok(const char *, size_t);
+/* Whether another byte at the offset given would make the frame sound. */
+bool		 log_frame_mended(const char *, size_t, size_t);
 /* An integer member of a framed record ("seq", "durable"), or -1. */
 int64_t		 log_number(struct arena *, const char *, size_t,
 		    const char *name);

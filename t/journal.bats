@@ -655,6 +655,68 @@ size_of() { stat -c %s "$1"; }
 	cmp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/j1"
 }
 
+# last_record_bytes: the offsets in the journal of its last record's first
+# byte, one in its middle, its first space, its checksum's first digit and
+# its closing brace (every byte but its newline: t/slow/bitflip.bats)
+last_record_bytes() {
+	/usr/bin/python3 -c 'import sys
+d = open(sys.argv[1], "rb").read()
+at = d.rindex(b"\n", 0, len(d) - 1) + 1
+rec = d[at:-1]
+print(at, at + len(rec) // 2, at + rec.index(b" "),
+      at + rec.rindex(b"\"crc\":\"") + 7, len(d) - 2)' "$1"
+}
+
+@test "a whole last record that fails its checksum is damage, not a torn write: an answer acknowledged, one byte changed (a space made a NUL too), is refused by every command, and no second answer can win; what a power cut leaves of it (cut short, sectors of zeros) is still a torn write" {
+	journal "$ARC_JOURNAL"
+	ARC_NOW=$T0 run --separate-stderr arc-answer --response-id r-1 k allow
+	[ "$status" -eq 0 ]
+	[ "$(field .interaction.response.choice_id)" = allow ]
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/whole"
+	local offs at off
+	offs=$(last_record_bytes "$ARC_JOURNAL")
+	at=${offs%% *}
+	[ "$at" -eq $(($(size_of "$ARC_JOURNAL") - $(tail -1 "$ARC_JOURNAL" | wc -c))) ]
+	for off in $offs; do
+		cp "$BATS_TEST_TMPDIR/whole" "$ARC_JOURNAL"
+		flip_byte "$ARC_JOURNAL" "$off"
+		refuses "$ARC_JOURNAL" "damaged record at byte $at" ||
+		    { echo "byte $off of the record at $at"; return 1; }
+		ARC_NOW=$T0 run --separate-stderr arc-answer --response-id r-2 k deny
+		[ "$status" -eq 3 ] || { echo "byte $off: a second answer: exit $status: $output"; return 1; }
+		[[ "$stderr" != *torn* ]]
+	done
+	# --salvage copies what is readable: the question, pending
+	run --separate-stderr arc-apply --salvage "$BATS_TEST_TMPDIR/new"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"skipping a damaged record at byte $at"* ]]
+	ARC_NOW=$T0 run arc-status -j "$BATS_TEST_TMPDIR/new" --list
+	[ "$(cut -f1,3 <<<"$output")" = "$(printf 'k\tpending')" ]
+	# what a power cut leaves of the same record is a torn write: the
+	# record cut short (its newline never written); its sectors zeros
+	# (the size persisted, the data not), from its start to a 512-byte
+	# boundary, or from a boundary to the end, its newline's place too
+	local size next from to from_to
+	size=$(size_of "$BATS_TEST_TMPDIR/whole")
+	next=$(( (at / 512 + 1) * 512 ))
+	[ "$next" -lt $((size - 1)) ]
+	for from_to in "cut $((size - 1))" "$at $next" "$next $(( next + 512 < size - 1 ? next + 512 : size - 1 ))" "$next $size"; do
+		cp "$BATS_TEST_TMPDIR/whole" "$ARC_JOURNAL"
+		read -r from to <<<"$from_to"
+		if [ "$from" = cut ]; then
+			truncate -s "$to" "$ARC_JOURNAL"
+		else
+			dd if=/dev/zero of="$ARC_JOURNAL" bs=1 seek="$from" count=$((to - from)) conv=notrunc status=none
+		fi
+		run --separate-stderr apply </dev/null
+		[ "$status" -eq 0 ] || { echo "$from_to: exit $status: $stderr"; return 1; }
+		[[ "$stderr" == *"dropping a torn final record at byte $at"* ]]
+		[ "$(size_of "$ARC_JOURNAL")" -eq "$at" ]
+		ARC_NOW=$T0 run arc-status --list
+		[ "$(cut -f1,3 <<<"$output")" = "$(printf 'k\tpending')" ]
+	done
+}
+
 @test "a damaged record in the middle stops the command with exit 3 and its byte offset" {
 	{ created a; created b; } | apply >/dev/null
 	local at; at=$(head -1 "$ARC_JOURNAL" | wc -c)

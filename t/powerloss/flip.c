@@ -1,9 +1,9 @@
 /*
- * flip: flips single bits of a journal, and deletes whole records from
- * it, and checks through the commands that every change is either
- * detected or provably harmless.
+ * flip: flips single bits of a journal, changes every byte of its last
+ * record, and deletes whole records from it, and checks through the
+ * commands that every change is either detected or provably harmless.
  *
- *	flip [-s step] [-w workers] journal workdir
+ *	flip [-l] [-s step] [-w workers] journal workdir
  *
  * A copy of the journal with one bit flipped is observed by running
  * arc-status --json on it (a reader) and then arc-apply --compact (a
@@ -14,11 +14,21 @@
  *    holding the flipped bit (or, in the first line, saying the file is
  *    not an arc journal), the reader exits 3 too, and the file is left
  *    byte for byte;
- *  - cut: in the last line only, the writer exits 0 with a warning naming
- *    that line's offset, and the state is that of the journal without its
- *    last record (a damaged tail is an unacknowledged write);
  *  - harmless: reader and writer exit 0 without a word, and the compacted
  *    journal is byte for byte the compaction of the unflipped one.
+ *
+ * A flip in the last record is refused like any other: the record was
+ * written whole (it ends with its newline), and a power cut leaves a
+ * record cut short or zeros, never a bit flipped (arc-journal(5),
+ * Recovery).  Taking it for a torn write and cutting it is a failure.
+ *
+ * With -l, every byte of the last record, its newline too, is also set
+ * to NUL, to a newline, and to its complement, one at a time; each must
+ * be refused, except a NUL where a power cut could have left it: a run
+ * of zeros a sector of the record's write could be (from a 512-byte
+ * boundary or the record's start, to a boundary or the end of the file).
+ * That one is a torn write: cut, naming the record's offset, the state
+ * that of the journal without its last record.
  *
  * Deleting any whole line but the last must be refused (exit 3, naming
  * the offset where the missing record was); deleting the last one leaves
@@ -61,9 +71,12 @@ struct seen {
 };
 
 struct counts {
-	long	tried, refused, cut, harmless, failed;
+	long	tried, refused, harmless, failed;
 	long	deleted, del_refused, del_failed;
+	long	changed, ch_refused, ch_cut, ch_failed;
 };
+
+#define SECTOR	512		/* what a disk writes whole, or not */
 
 static const char	*workdir;
 static char		 status_cmd[PATH_MAX] = "arc-status";
@@ -75,7 +88,7 @@ static size_t		 nlines;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: flip [-s step] [-w workers] journal "
+	fprintf(stderr, "usage: flip [-l] [-s step] [-w workers] journal "
 	    "workdir\n");
 	exit(2);
 }
@@ -250,13 +263,22 @@ report(FILE *out, long *shown, const char *what, const struct seen *s)
 	    *s->rerr ? ": " : "", first(s->rerr), s->rerr);
 }
 
+/* Whether the writer cut the last record as a torn write. */
+static bool
+cut_as_torn(const struct seen *s, long long n)
+{
+	return s->rc == 0 && s->reader_rc == 0 &&
+	    n == (long long)starts[nlines - 1] && s->exists &&
+	    same(&s->after, refcut.p, refcut.len);
+}
+
 static void
 flips(const char *dir, long step, int worker, int workers, FILE *out,
     struct counts *c)
 {
 	struct seen	 s = { 0 };
 	unsigned char	*p;
-	size_t		 bit, byte, line, last = nlines - 1;
+	size_t		 bit, byte, line;
 	long		 k = 0, shown = 0;
 	char		 what[160];
 	long long	 n;
@@ -284,12 +306,6 @@ flips(const char *dir, long step, int worker, int workers, FILE *out,
 			c->refused++;
 			continue;
 		}
-		if (s.rc == 0 && line == last && s.reader_rc == 0 &&
-		    n == (long long)starts[last] && s.exists &&
-		    same(&s.after, refcut.p, refcut.len)) {
-			c->cut++;
-			continue;
-		}
 		if (s.rc == 0 && s.reader_rc == 0 && s.err[0] == '\0' &&
 		    s.rerr[0] == '\0' && s.exists &&
 		    same(&s.after, ref.p, ref.len)) {
@@ -298,9 +314,77 @@ flips(const char *dir, long step, int worker, int workers, FILE *out,
 		}
 		c->failed++;
 		snprintf(what, sizeof(what), "bit %zu (byte %zu%s, line %zu "
-		    "of %zu) undetected or misreported", bit, byte,
-		    orig.p[byte] == '\n' ? ", a newline" : "", line + 1, nlines);
+		    "of %zu) %s", bit, byte,
+		    orig.p[byte] == '\n' ? ", a newline" : "", line + 1, nlines,
+		    cut_as_torn(&s, n) ? "taken for a torn write and cut" :
+		    "undetected or misreported");
 		report(out, &shown, what, &s);
+	}
+	free(p);
+	free(s.after.p);
+}
+
+/*
+ * Whether a NUL at byte k of the last record is zeros a power cut could
+ * leave: the record's write (from its first byte to the end of the file)
+ * cut in 512-byte sectors, k a whole piece of it.
+ */
+static bool
+power_cut_nul(size_t k)
+{
+	size_t from = starts[nlines - 1];
+
+	return (k % SECTOR == 0 || k == from) &&
+	    ((k + 1) % SECTOR == 0 || k + 1 == orig.len);
+}
+
+/* Every byte of the last record set to NUL, to a newline, complemented. */
+static void
+last_bytes(const char *dir, int worker, int workers, FILE *out,
+    struct counts *c)
+{
+	static const char *const how[] = { "a NUL", "a newline", "complemented" };
+	struct seen	 s = { 0 };
+	unsigned char	*p, to;
+	size_t		 byte, last = nlines - 1;
+	long		 k = 0, shown = 0;
+	long long	 n;
+	int		 v;
+	char		 what[160];
+
+	if ((p = malloc(orig.len)) == NULL)
+		err(3, "malloc");
+	for (byte = starts[last]; byte < orig.len; byte++) {
+		for (v = 0; v < 3; v++) {
+			to = v == 0 ? 0 : v == 1 ? '\n' :
+			    (unsigned char)~orig.p[byte];
+			if (to == orig.p[byte] || k++ % workers != worker)
+				continue;
+			memcpy(p, orig.p, orig.len);
+			p[byte] = to;
+			observe(dir, p, orig.len, &s);
+			c->changed++;
+			n = named(s.err);
+			if (v == 0 && power_cut_nul(byte)) {
+				if (cut_as_torn(&s, n)) {
+					c->ch_cut++;
+					continue;
+				}
+			} else if (s.rc == 3 && s.reader_rc == 3 && s.exists &&
+			    same(&s.after, p, orig.len) &&
+			    n == (long long)starts[last]) {
+				c->ch_refused++;
+				continue;
+			}
+			c->ch_failed++;
+			snprintf(what, sizeof(what), "byte %zu of the last record "
+			    "(at %zu, %zu bytes) made %s: %s", byte - starts[last],
+			    starts[last], orig.len - starts[last], how[v],
+			    v == 0 && power_cut_nul(byte) ?
+			    "not cut as a torn write" : cut_as_torn(&s, n) ?
+			    "taken for a torn write and cut" : "not refused");
+			report(out, &shown, what, &s);
+		}
 	}
 	free(p);
 	free(s.after.p);
@@ -354,6 +438,7 @@ main(int argc, char **argv)
 	struct counts	 total = { 0 }, c;
 	struct seen	 s = { 0 };
 	long		 step = 1, workers = 2;
+	bool		 last = false;
 	int		 ch, i, status;
 	size_t		 k;
 	pid_t		*pids;
@@ -363,8 +448,11 @@ main(int argc, char **argv)
 	bool		 exists;
 	FILE		*in;
 
-	while ((ch = getopt(argc, argv, "s:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "ls:w:")) != -1) {
 		switch (ch) {
+		case 'l':
+			last = true;
+			break;
 		case 's':
 			step = strtol(optarg, NULL, 10);
 			break;
@@ -432,11 +520,14 @@ main(int argc, char **argv)
 			if (mkdir(dir, 0700) == -1 && errno != EEXIST)
 				err(3, "%s", dir);
 			flips(dir, step, i, (int)workers, out, &c);
+			if (last)
+				last_bytes(dir, i, (int)workers, out, &c);
 			if (i == 0)
 				deletions(dir, out, &c);
-			fprintf(out, "counts %ld %ld %ld %ld %ld %ld %ld %ld\n",
-			    c.tried, c.refused, c.cut, c.harmless, c.failed,
-			    c.deleted, c.del_refused, c.del_failed);
+			fprintf(out, "counts %ld %ld %ld %ld %ld %ld %ld %ld %ld "
+			    "%ld %ld\n", c.tried, c.refused, c.harmless,
+			    c.failed, c.deleted, c.del_refused, c.del_failed,
+			    c.changed, c.ch_refused, c.ch_cut, c.ch_failed);
 			if (fclose(out) == EOF)
 				err(3, "write");
 			_exit(0);
@@ -447,18 +538,22 @@ main(int argc, char **argv)
 		if ((in = fdopen(pipes[i][0], "r")) == NULL)
 			err(3, "fdopen");
 		while (fgets(line, sizeof(line), in) != NULL) {
-			if (sscanf(line, "counts %ld %ld %ld %ld %ld %ld %ld %ld",
-			    &c.tried, &c.refused, &c.cut, &c.harmless,
+			if (sscanf(line, "counts %ld %ld %ld %ld %ld %ld %ld %ld "
+			    "%ld %ld %ld", &c.tried, &c.refused, &c.harmless,
 			    &c.failed, &c.deleted, &c.del_refused,
-			    &c.del_failed) == 8) {
+			    &c.del_failed, &c.changed, &c.ch_refused, &c.ch_cut,
+			    &c.ch_failed) == 11) {
 				total.tried += c.tried;
 				total.refused += c.refused;
-				total.cut += c.cut;
 				total.harmless += c.harmless;
 				total.failed += c.failed;
 				total.deleted += c.deleted;
 				total.del_refused += c.del_refused;
 				total.del_failed += c.del_failed;
+				total.changed += c.changed;
+				total.ch_refused += c.ch_refused;
+				total.ch_cut += c.ch_cut;
+				total.ch_failed += c.ch_failed;
 			} else
 				printf("flip: %s", line);
 		}
@@ -472,13 +567,19 @@ main(int argc, char **argv)
 	else
 		snprintf(line, sizeof(line), "1 bit in %ld and the newlines",
 		    step);
-	printf("flip: %zu bytes, %zu lines, %s: %ld flips tried, %ld detected "
-	    "(%ld refused, %ld cut as a damaged tail), %ld harmless, "
-	    "%ld undetected\n", orig.len, nlines, line, total.tried,
-	    total.refused + total.cut, total.refused, total.cut,
+	printf("flip: %zu bytes, %zu lines, %s: %ld flips tried, %ld refused, "
+	    "%ld harmless, %ld undetected\n",
+	    orig.len, nlines, line, total.tried, total.refused,
 	    total.harmless, total.failed);
+	if (last)
+		printf("flip: every byte of the last record (%zu bytes) made "
+		    "NUL, a newline, its complement: %ld changes, %ld refused, "
+		    "%ld cut as a power cut's zeros, %ld wrong\n",
+		    orig.len - starts[nlines - 1], total.changed,
+		    total.ch_refused, total.ch_cut, total.ch_failed);
 	printf("flip: %ld lines deleted one at a time, %ld detected or "
 	    "harmless, %ld not\n", total.deleted, total.del_refused,
 	    total.del_failed);
-	return total.failed > 0 || total.del_failed > 0;
+	return total.failed > 0 || total.del_failed > 0 ||
+	    total.ch_failed > 0;
 }

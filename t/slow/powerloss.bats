@@ -8,7 +8,9 @@
 # entries made or not unless their folder was synced) and checks each
 # through the commands: the journal opens or is cut with a warning naming
 # the offset, nothing acknowledged is missing, nothing is applied twice.
-# The number of states checked is printed for each workload.
+# The number of states checked is printed for each workload.  What a
+# power loss cannot leave (the acknowledged answer's record whole, a byte
+# of it changed) is refused by every command (--damage-last).
 load ../helper
 
 POWERLOSS="$BATS_TEST_DIRNAME/../powerloss/powerloss"
@@ -30,7 +32,7 @@ powerloss() {
 	mkdir "$BATS_TEST_TMPDIR/mnt"
 	mount -t tmpfs -o size=512m,mode=0700 tmpfs "$BATS_TEST_TMPDIR/mnt"
 	run python3 "$POWERLOSS" --work "$BATS_TEST_TMPDIR/mnt" "$@"
-	grep '^powerloss: [a-z-]*: [0-9]' <<<"$output" | sed 's/^/# /' >&3
+	grep -E '^powerloss: [a-z-]*: ([0-9]|the last)' <<<"$output" | sed 's/^/# /' >&3
 	echo "$output"
 }
 
@@ -47,10 +49,13 @@ powerloss() {
 	[[ "$output" == *"apply-new: "*" states checked, 0 failed"* ]]
 }
 
-@test "power loss during arc-answer" {
-	powerloss answer
+@test "power loss during arc-answer; and the answer acknowledged, any byte of its record changed, is refused, never taken for a torn write" {
+	powerloss --damage-last answer
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"answer: "*" states checked, 0 failed"* ]]
+	[[ "$output" =~ answer:\ the\ last\ record\'s\ ([0-9]+)\ bytes\ changed,\ ([0-9]+)\ refused,\ 0\ not ]]
+	[ "${BASH_REMATCH[1]}" -gt 1000 ]
+	[ "${BASH_REMATCH[2]}" -eq "${BASH_REMATCH[1]}" ]
 }
 
 @test "power loss during arc-apply --compact" {

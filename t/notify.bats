@@ -259,6 +259,57 @@ press() { # LABEL
 	eventually shown 0
 }
 
+# The peer that is not the notification server (t/notify/forge.c), and
+# arc-notify's own unique name on the bus, found by its pid.
+forge() { "$BATS_TEST_DIRNAME/notify/forge" "$@"; }
+bus_name_of() { # PID
+	local n
+	for n in $(gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus \
+	    -m org.freedesktop.DBus.ListNames | grep -o "':[0-9.]*'" | tr -d "'"); do
+		gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus \
+		    -m org.freedesktop.DBus.GetConnectionUnixProcessID "$n" 2>/dev/null |
+		    grep -q "^(uint32 $1,)$" && echo "$n"
+	done
+	return 0
+}
+
+@test "only the server presses or closes: forged ActionInvoked and NotificationClosed, unicast and broadcast, and a forged NameOwnerChanged are ignored and counted; the person's press still answers" {
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	eventually notifies 1
+	# the notification's id, as arc-notify keeps it beside the journal
+	eventually test -s "$ARC_JOURNAL.notify"
+	id=$(head -1 "$ARC_JOURNAL.notify")
+	key=$(grep -m1 -oE '"[0-9a-f]{16}/1"' "$(N)/bus.log" | tr -d '"')
+	[ -n "$id" ]
+	[ -n "$key" ]
+	me=$(bus_name_of "$(notify_pid)")
+	[ -n "$me" ]
+	# a press and a close, to arc-notify alone and to all; then the
+	# forger says it owns the server's name (to arc-notify and to all)
+	# and presses again; the ping returns once arc-notify handled them
+	forge action "$me" "$id" "$key" action - "$id" "$key" \
+	    closed "$me" "$id" closed - "$id" \
+	    owner "$me" owner - action "$me" "$id" "$key" closed "$me" "$id" \
+	    ping "$me"
+	[ "$(arc-status --json --show deploy | jq -r .interaction.status)" = pending ]
+	shown 1
+	# nothing forgotten: dunst's own button still answers
+	press Deny
+	eventually eval '[ "$(arc-status --json --show deploy | jq -r .interaction.response.choice_id)" = deny ]'
+	eventually shown 0
+	stop notify
+	# the five addressed to it were seen and counted, the forged owner
+	# change third (the broadcasts never reach it: the bus applies the
+	# matches' sender to those); logged at 1, 2, 4, ...
+	grep -q 'ActionInvoked: a signal from :[0-9.]*, not the notification server, was ignored (1 so far)' "$(N)/notify.err"
+	grep -q 'NotificationClosed: a signal from :[0-9.]*, not the notification server, was ignored (2 so far)' "$(N)/notify.err"
+	grep -q 'ActionInvoked: a signal from :[0-9.]*, not the notification server, was ignored (4 so far)' "$(N)/notify.err"
+	! grep -q '(8 so far)' "$(N)/notify.err"
+	! grep -qF "$key" "$(N)/notify.err"
+}
+
 @test "a changed question replaces its notification in place" {
 	start_notify
 	question deploy 'May I deploy v1?' >/dev/null

@@ -23,6 +23,8 @@ setup() {
 	need
 	export TZ=UTC XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config"
 	mkdir -p "$(N)" "$XDG_CONFIG_HOME/arc"
+	# the tmux socket's folder, closed to others as tmux keeps its own
+	chmod 700 "$(N)"
 	unset TMUX TMUX_PANE
 	tmux_in -f /dev/null new-session -d -s work -n agent -x 100 -y 8
 	tmux_in new-window -d -n other
@@ -149,6 +151,7 @@ stop() { # NAME
 }
 
 teardown() {
+	stop plant
 	stop notify
 	stop monitor
 	stop dunst
@@ -488,6 +491,59 @@ bus_name_of() { # PID
 	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
 	    --tmux-socket "$(N)/tmux" | arc-apply |
 	    jq -e --arg p "$AGENT" '.notification["x-arc"].tmux_pane == $p'
+}
+
+# plant DIR...: a listening socket DIR/s in each folder, owned by us; a
+# line in $(N)/planted for each connection one of them takes.
+plant() {
+	python3 - "$(N)/planted" "$@" >/dev/null 2>&1 3>&- <<-'PY' &
+	import os, select, socket, sys
+	log, socks = sys.argv[1], []
+	for d in sys.argv[2:]:
+	    s = socket.socket(socket.AF_UNIX)
+	    s.bind(d + "/s")
+	    s.listen(8)
+	    socks.append(s)
+	open(log + ".up", "w").close()
+	while True:
+	    for s in select.select(socks, [], [])[0]:
+	        c, _ = s.accept()
+	        with open(log, "a") as f:
+	            f.write(s.getsockname() + "\n")
+	        c.close()
+	PY
+	echo $! >"$(N)/plant.pid"
+	eventually test -e "$(N)/planted.up"
+}
+
+@test "tmux: a socket hint that is not one of ours (another user's socket, a folder others may enter or own) is dropped, never connected to" {
+	command -v python3 >/dev/null
+	id nobody >/dev/null
+	mkdir -m 700 "$(N)/theirs" "$(N)/closed"
+	mkdir -m 755 "$(N)/open"
+	mkdir -m 711 "$(N)/search"
+	plant "$(N)/theirs" "$(N)/open" "$(N)/search" "$(N)/closed"
+	chown nobody "$(N)/theirs/s"
+	chown nobody "$(N)/closed"
+	start_notify
+	for d in theirs open search closed; do
+		arc-emit --key "$d" --kind permission --title T --message M \
+		    --choice a:A --choice b:B --tmux-pane "$AGENT" \
+		    --tmux-socket "$(N)/$d/s" | arc-apply >/dev/null
+	done
+	# the good one after them: once its window is marked, the four were seen
+	question deploy >/dev/null
+	eventually eval '[ "$(tmux_in show -wv -t work:agent @arc_waiting)" = 1 ]'
+	eventually notifies 5
+	[ ! -e "$(N)/planted" ]
+	# the control: a planted socket of ours in a closed folder is used
+	chown root "$(N)/closed"
+	arc-emit --key control --kind permission --title T --message M \
+	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
+	    --tmux-socket "$(N)/closed/s" | arc-apply >/dev/null
+	eventually grep -q "closed/s" "$(N)/planted"
+	! grep -q -e theirs -e open -e search "$(N)/planted"
+	stop plant
 }
 
 @test "unfocused: no pop-up while the asking pane is the one the person looks at; one once they look away" {

@@ -15,6 +15,7 @@
  * (arcoffdevice.c): a question whose text is withheld is shown without
  * buttons, and a POST for it is refused.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -22,6 +23,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <poll.h>
 #include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -769,35 +771,164 @@ version(struct buf *b, const struct journal *j)
 }
 
 #define EVENTS_SECONDS	55	/* then the browser connects again */
-#define EVENTS_BEAT_MS	15000
+#define EVENTS_BEAT_MS	250	/* a comment line: the server must pass it on */
+#define STREAMS_MAX	4	/* streams a user may hold; the oldest goes */
+
+/* ---- a user's streams: at most STREAMS_MAX, the oldest closed first ---- */
+
+/*
+ * A stream holds one of its user's STREAMS_MAX slots, the files
+ * web.streams/USER.N beside the journal (USER: the start of the SHA-256
+ * of the user, in hex), by flock(2), with its stamp written in it: when it
+ * started, its pid, random bytes.  A newcomer, under USER.lock, takes a
+ * free slot, or writes its stamp into the oldest one: that stream sees on
+ * its next beat that the slot is no longer its own and ends, and the
+ * newcomer takes the lock it leaves.
+ */
+struct slot {
+	int	fd;
+	char	stamp[64];
+};
+
+static int
+slot_open(const char *dir, const char *user, const char *what)
+{
+	char	path[4200];
+
+	if (snprintf(path, sizeof(path), "%s/%s.%s", dir, user, what) >=
+	    (int)sizeof(path))
+		return -1;
+	return open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+static bool
+slot_is(int fd, const char *stamp)
+{
+	char	got[64];
+	ssize_t	r = pread(fd, got, sizeof(got) - 1, 0);
+
+	if (r < 0)
+		return false;
+	got[r] = '\0';
+	return strcmp(got, stamp) == 0;
+}
+
+static bool
+slot_write(int fd, const char *stamp)
+{
+	size_t	n = strlen(stamp);
+
+	return ftruncate(fd, 0) == 0 && pwrite(fd, stamp, n, 0) == (ssize_t)n;
+}
+
+static bool
+slot_take(const char *journal, const char *who, struct slot *s)
+{
+	SHA2_CTX	 ctx;
+	uint8_t		 h[SHA256_DIGEST_LENGTH];
+	char		*up, *dir, user[17], num[8], got[64];
+	long long	 start, oldest = -1;
+	int		 lock, fd, k, victim = -1, tries;
+	ssize_t		 r;
+
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, (const uint8_t *)who, strlen(who));
+	SHA256Final(h, &ctx);
+	for (k = 0; k < 8; k++)
+		(void)snprintf(user + 2 * k, 3, "%02x", h[k]);
+	(void)snprintf(s->stamp, sizeof(s->stamp), "%lld %ld %08x\n",
+	    (long long)monotonic_ms(), (long)getpid(), arc4random());
+	up = parent_of(journal);
+	if (asprintf(&dir, "%s/web.streams", up) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	free(up);
+	s->fd = -1;
+	if ((mkdir(dir, 0700) == -1 && errno != EEXIST) ||
+	    (lock = slot_open(dir, user, "lock")) == -1) {
+		free(dir);
+		return false;
+	}
+	while (flock(lock, LOCK_EX) == -1 && errno == EINTR)
+		;
+	for (k = 0; k < STREAMS_MAX && s->fd == -1; k++) {
+		(void)snprintf(num, sizeof(num), "%d", k);
+		if ((fd = slot_open(dir, user, num)) == -1)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && slot_write(fd,
+		    s->stamp)) {
+			s->fd = fd;
+			break;
+		}
+		r = pread(fd, got, sizeof(got) - 1, 0);
+		got[r > 0 ? r : 0] = '\0';
+		start = strtoll(got, NULL, 10);
+		if (victim == -1 || start < oldest) {
+			if (victim != -1)
+				(void)close(victim);
+			victim = fd;
+			oldest = start;
+		} else
+			(void)close(fd);
+	}
+	if (s->fd == -1 && victim != -1 && slot_write(victim, s->stamp)) {
+		/* the oldest's holder ends on its next beat */
+		for (tries = 0; tries < 40; tries++) {
+			if (flock(victim, LOCK_EX | LOCK_NB) == 0) {
+				(void)slot_write(victim, s->stamp);
+				s->fd = victim;
+				victim = -1;
+				break;
+			}
+			(void)poll(NULL, 0, 50);
+		}
+	}
+	if (victim != -1)
+		(void)close(victim);
+	(void)close(lock);
+	free(dir);
+	return s->fd != -1;
+}
 
 /*
  * ?events: the journal's version now, and again each time it changes,
- * as a text/event-stream; ends after EVENTS_SECONDS or when the server
- * closes our output.
+ * as a text/event-stream; a comment line every EVENTS_BEAT_MS besides,
+ * which the server passes on to the browser: when the browser has gone,
+ * writing it fails there, the server closes our output, and our next
+ * write (or the poll of our output) ends us, within a second.  Ends
+ * after EVENTS_SECONDS too, and when a newer stream of the same user
+ * takes its slot.
  */
 static int
 events(const char *journal)
 {
 	struct journal	 j;
 	struct buf	 b = { 0 }, v = { 0 }, last = { 0 };
+	struct slot	 slot;
 	char		*copy, *base;
-	int64_t		 end = monotonic_ms() + EVENTS_SECONDS * 1000, beat;
+	const char	*user = web_user();
+	int64_t		 end = monotonic_ms() + EVENTS_SECONDS * 1000;
 	int		 fd;
 
 	if ((copy = strdup(journal)) == NULL ||
 	    (base = strdup(basename(copy))) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	free(copy);
-	fd = folder_watch(journal);
-	if (!journal_open(&j, journal, false))
+	if (!journal_open(&j, journal, false)) {
+		free(base);
 		return plain("500 Internal Server Error",
 		    "The journal cannot be read.");
+	}
+	if (!slot_take(journal, user != NULL ? user : "", &slot)) {
+		free(base);
+		journal_close(&j);
+		return plain("503 Service Unavailable", "Too many streams "
+		    "open: try again.");
+	}
+	fd = folder_watch(journal);
 	buf_puts(&b, "Status: 200 OK\r\nContent-Type: text/event-stream\r\n"
 	    "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\n\r\n"
 	    "retry: 1000\n\n");
-	beat = monotonic_ms() + EVENTS_BEAT_MS;
-	while (monotonic_ms() < end) {
+	while (monotonic_ms() < end && slot_is(slot.fd, slot.stamp)) {
 		if (!journal_lock(&j, false))
 			break;
 		v.len = 0;
@@ -807,18 +938,16 @@ events(const char *journal)
 			buf_printf(&b, "data: %.*s\n\n", (int)v.len, v.p);
 			last.len = 0;
 			buf_put(&last, v.p, v.len);
-		} else if (monotonic_ms() >= beat) {
+		} else
 			buf_puts(&b, ":\n\n");
-			beat = monotonic_ms() + EVENTS_BEAT_MS;
-		}
 		send_buf(&b);
 		b.len = 0;
-		if (!folder_sleep(fd, base, fd == -1 ? 500 : 1000,
-		    STDOUT_FILENO))
+		if (!folder_sleep(fd, base, EVENTS_BEAT_MS, STDOUT_FILENO))
 			break;
 	}
 	if (fd != -1)
 		(void)close(fd);
+	(void)close(slot.fd);
 	free(base);
 	journal_close(&j);
 	buf_free(&b);

@@ -46,6 +46,18 @@ none_alive() {
 	[ $# -eq 0 ] || [ -z "$(ps -o pid=,stat= -p "$(echo "$@" | tr ' ' ,)" | awk '$2 !~ /^Z/')" ]
 }
 
+# soon CMD...: CMD comes true within 5 s of the clock (not of tries: a
+# loaded machine makes each try slow).
+soon() {
+	local end=$(( ${EPOCHREALTIME/./} + 5000000 ))
+	while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
+		"$@" && return 0
+		sleep 0.05
+	done
+	"$@" && return 0
+	echo "not within 5 s: $*" >&2
+	return 1
+}
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
 browse() { node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
 shot() { echo "${ARC_WEB_SHOTS:-$BATS_TEST_TMPDIR}/$1.png"; }
@@ -352,11 +364,16 @@ HTML
 	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/stream" &
 	reader=$!
 	eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/stream"
+	# a heartbeat has come through lighttpd (a comment line, every 250 ms)
+	eventually grep -qx ':' "$BATS_TEST_TMPDIR/stream"
 	cgi=$(kin_of "$lpid")
 	[ -n "$cgi" ]
 	kill "$reader"
 	wait "$reader" || :
-	eventually none_alive $cgi
+	# the next heartbeat lighttpd passes on finds the browser gone: well
+	# before the minute a stream lasts (5 s here, for a loaded machine;
+	# arc-web(8) says within a second)
+	soon none_alive $cgi
 	# again, and this time lighttpd is killed while the stream is open
 	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/stream2" &
 	reader=$!
@@ -583,3 +600,30 @@ as_host() {
 	[ "$(status_of deploy)" = answered ]
 }
 
+@test "arc-web: at most 4 event streams a user; a fifth closes the oldest, whose process ends" {
+	serve
+	lpid=$(cat "$SRV/lighttpd.pid")
+	for i in 1 2 3 4; do
+		curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/s$i" &
+		echo $! >"$BATS_TEST_TMPDIR/r$i"
+		eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/s$i"
+	done
+	[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]
+	# the fifth: the first stream ends (its reader sees the end), the
+	# others go on
+	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/s5" &
+	echo $! >"$BATS_TEST_TMPDIR/r5"
+	eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/s5"
+	wait "$(cat "$BATS_TEST_TMPDIR/r1")" || :
+	for i in 2 3 4 5; do kill -0 "$(cat "$BATS_TEST_TMPDIR/r$i")"; done
+	eventually eval '[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]'
+	# ten more, one after another: never more than four
+	for i in $(seq 6 15); do
+		curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/s$i" &
+		echo $! >"$BATS_TEST_TMPDIR/r$i"
+		eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/s$i"
+		[ "$(kin_of "$lpid" | wc -l)" -le 5 ]
+	done
+	eventually eval '[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]'
+	for i in $(seq 1 15); do kill "$(cat "$BATS_TEST_TMPDIR/r$i")" 2>/dev/null || :; done
+}

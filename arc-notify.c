@@ -120,6 +120,8 @@ struct notifier {
 	char		*deliveryfile;	/* failures standing (arcdelivery.c) */
 	struct offdevice off;		/* what the exec sink may send */
 	bool		 off_ok;	/* the setting was read */
+	char		 owner[256];	/* the server's unique name; "" none */
+	uint64_t	 forged;	/* signals from others, ignored */
 };
 
 static volatile sig_atomic_t quit;
@@ -602,6 +604,10 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		goto fail;
 	if ((rc = sd_bus_message_read(reply, "u", &id)) < 0)
 		goto fail;
+	/* the bus routed the call to the name's owner: that is the server */
+	if (sd_bus_message_get_sender(reply) != NULL &&
+	    strlen(sd_bus_message_get_sender(reply)) < sizeof(nt->owner))
+		(void)strcpy(nt->owner, sd_bus_message_get_sender(reply));
 	c->nid = id;
 	c->dismissed = false;
 	nt->gone_at = 0;
@@ -993,6 +999,59 @@ done:
 	buf_free(&b);
 }
 
+/*
+ * Who sent a signal: the server's, only from the unique name that owns
+ * org.freedesktop.Notifications now.  A match rule's sender holds for
+ * broadcasts alone; a signal addressed to our own unique name reaches us
+ * from any peer on the bus, so the handler looks.  Others' are ignored,
+ * counted in the log (at 1, 2, 4, 8, ...: a flood is not a flood there).
+ */
+static void
+forged(struct notifier *nt, sd_bus_message *m)
+{
+	const char	*who = sd_bus_message_get_sender(m);
+	struct buf	 b = { 0 };
+
+	nt->forged++;
+	if ((nt->forged & (nt->forged - 1)) == 0)
+		warnx("%s: a signal from %s, not the notification server, "
+		    "was ignored (%llu so far)", sd_bus_message_get_member(m) ?
+		    sd_bus_message_get_member(m) : "?", who != NULL ?
+		    safe(&b, who) : "nobody", (unsigned long long)nt->forged);
+	buf_free(&b);
+}
+
+static bool
+from_server(struct notifier *nt, sd_bus_message *m)
+{
+	const char	*who = sd_bus_message_get_sender(m);
+
+	if (who != NULL && nt->owner[0] != '\0' && strcmp(who,
+	    nt->owner) == 0)
+		return true;
+	forged(nt, m);
+	return false;
+}
+
+/* The name's owner now (GetNameOwner): "" when nobody holds it. */
+static void
+owner_ask(struct notifier *nt)
+{
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	sd_bus_message	*reply = NULL;
+	const char	*who;
+
+	nt->owner[0] = '\0';
+	if (sd_bus_call_method(nt->bus, "org.freedesktop.DBus",
+	    "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+	    &e, &reply, "s", NOTIFY_DEST) >= 0 &&
+	    sd_bus_message_read(reply, "s", &who) >= 0 &&
+	    strlen(who) < sizeof(nt->owner))
+		(void)strcpy(nt->owner, who);
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(reply);
+}
+
 static int
 on_action(sd_bus_message *m, void *arg, sd_bus_error *e)
 {
@@ -1004,7 +1063,8 @@ on_action(sd_bus_message *m, void *arg, sd_bus_error *e)
 	long long	 k;
 
 	(void)e;
-	if (sd_bus_message_read(m, "us", &id, &key) < 0)
+	if (!from_server(nt, m) || sd_bus_message_read(m, "us", &id,
+	    &key) < 0)
 		return 0;
 	if ((c = cond_by_nid(nt, id)) == NULL)
 		return 0;	/* not ours, or already taken back */
@@ -1034,7 +1094,8 @@ on_closed(sd_bus_message *m, void *arg, sd_bus_error *e)
 	uint32_t	 id, reason;
 
 	(void)e;
-	if (sd_bus_message_read(m, "uu", &id, &reason) < 0)
+	if (!from_server(nt, m) || sd_bus_message_read(m, "uu", &id,
+	    &reason) < 0)
 		return 0;
 	if ((c = cond_by_nid(nt, id)) == NULL)
 		return 0;
@@ -1062,9 +1123,19 @@ on_owner(sd_bus_message *m, void *arg, sd_bus_error *e)
 	size_t		 i;
 
 	(void)e;
+	/* the bus's own word alone (its driver's name is its sender) */
+	if (sd_bus_message_get_sender(m) == NULL ||
+	    strcmp(sd_bus_message_get_sender(m), "org.freedesktop.DBus") != 0) {
+		forged(nt, m);
+		return 0;
+	}
 	if (sd_bus_message_read(m, "sss", &name, &old, &new) < 0 ||
 	    strcmp(name, NOTIFY_DEST) != 0)
 		return 0;
+	if (strlen(new) < sizeof(nt->owner))
+		(void)strcpy(nt->owner, new);
+	else
+		nt->owner[0] = '\0';
 	for (i = 0; i < nt->nc; i++) {
 		nt->c[i]->nid = 0;
 		nt->c[i]->dismissed = false;
@@ -1238,7 +1309,10 @@ main(int argc, char *argv[])
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
 	if (!need_bus)
 		goto no_bus;
-	/* Only the server's own signals: another peer cannot press for you. */
+	/*
+	 * Only the server's own signals: another peer cannot press for you
+	 * (the matches' sender filters broadcasts; from_server() the rest).
+	 */
 	if ((rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
 	    NOTIFY_IFACE, "ActionInvoked", on_action, &nt)) < 0 ||
 	    (rc = sd_bus_match_signal(nt.bus, NULL, NOTIFY_DEST, NOTIFY_PATH,
@@ -1247,6 +1321,7 @@ main(int argc, char *argv[])
 	    "/org/freedesktop/DBus", "org.freedesktop.DBus",
 	    "NameOwnerChanged", on_owner, &nt)) < 0)
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
+	owner_ask(&nt);		/* after the match: no change goes unseen */
 no_bus:
 	state_restore(&nt);
 	nt.child = follow_start(&nt, &fd);

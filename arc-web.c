@@ -15,6 +15,7 @@
  * (arcoffdevice.c): a question whose text is withheld is shown without
  * buttons, and a POST for it is refused.
  */
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <err.h>
@@ -22,6 +23,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <poll.h>
 #include <sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,15 +167,77 @@ web_key(const char *journal, uint8_t key[32])
 	return close(fd) == 0;
 }
 
+/*
+ * A form's token: the HMAC of the user and the hour it was drawn in, so
+ * that a token read once is good for an hour or two only (the current
+ * window and the one before are taken); arc-web --rotate makes a new key,
+ * and with it every token drawn before worthless.
+ */
+#define TOKEN_SECONDS	3600
+
 static void
-token_of(const uint8_t key[32], const char *user, char out[65])
+token_of(const uint8_t key[32], const char *user, int64_t window,
+    char out[65])
 {
 	uint8_t		 mac[SHA256_DIGEST_LENGTH];
+	char		*msg;
 	size_t		 i;
 
-	hmac_sha256(key, 32, user, mac);
+	if (asprintf(&msg, "%s\n%lld", user, (long long)window) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	hmac_sha256(key, 32, msg, mac);
+	free(msg);
 	for (i = 0; i < sizeof(mac); i++)
 		(void)snprintf(out + 2 * i, 3, "%02x", mac[i]);
+}
+
+static int64_t
+token_window(void)
+{
+	return instant_seconds(arc_now()) / TOKEN_SECONDS;
+}
+
+static bool
+token_good(const uint8_t key[32], const char *user, const char *got)
+{
+	char	want[65];
+	int64_t	w = token_window();
+	bool	ok;
+
+	token_of(key, user, w, want);
+	ok = secret_equal(want, strlen(want), got, strlen(got));
+	token_of(key, user, w - 1, want);
+	ok = secret_equal(want, strlen(want), got, strlen(got)) || ok;
+	explicit_bzero(want, sizeof(want));
+	return ok;
+}
+
+/* arc-web --rotate: a new key over the old, atomically; old tokens die. */
+static int
+key_rotate(const char *journal)
+{
+	char	*dir = parent_of(journal), path[4096], *tmp;
+	uint8_t	 key[32];
+	int	 fd;
+
+	if (snprintf(path, sizeof(path), "%s/web.key", dir) >=
+	    (int)sizeof(path))
+		errx(EXIT_USAGE, "%s: the key's path is too long", dir);
+	free(dir);
+	if (!make_parents(journal) ||
+	    (fd = open_temporary(path, "new", &tmp)) == -1)
+		return EXIT_SYSTEM;
+	arc4random_buf(key, sizeof(key));
+	if (!write_all(fd, (const char *)key, sizeof(key)) || fsync(fd) == -1 ||
+	    close(fd) == -1 || rename(tmp, path) == -1 || !sync_parent(path)) {
+		warn("%s", path);
+		(void)unlink(tmp);
+		free(tmp);
+		return EXIT_SYSTEM;
+	}
+	explicit_bzero(key, sizeof(key));
+	free(tmp);
+	return 0;
 }
 
 /* ---- the request ---- */
@@ -197,6 +261,104 @@ web_user(void)
 	if (strcmp(env("ARC_WEB_ANONYMOUS"), "1") == 0)
 		return "";
 	return NULL;
+}
+
+/* ---- the page's own origin ---- */
+
+#define ORIGIN_MAX	256
+
+/* scheme://host[:port], http or https, no path: as a browser's Origin. */
+static bool
+origin_valid(const char *s, size_t n)
+{
+	const char	*p, *end = s + n;
+	size_t		 k;
+
+	if (n > 8 && strncmp(s, "https://", 8) == 0)
+		p = s + 8;
+	else if (n > 7 && strncmp(s, "http://", 7) == 0)
+		p = s + 7;
+	else
+		return false;
+	if (*p == '[') {	/* an IPv6 literal */
+		k = strspn(p + 1, "0123456789abcdefABCDEF:.");
+		if (k == 0 || p + 1 + k >= end || p[1 + k] != ']')
+			return false;
+		p += k + 2;
+	} else {
+		k = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-");
+		if (k == 0 || *p == '.' || *p == '-')
+			return false;
+		p += k;
+	}
+	if (p < end && *p == ':') {
+		k = strspn(p + 1, "0123456789");
+		if (k == 0 || k > 5)
+			return false;
+		p += k + 1;
+	}
+	return p == end;
+}
+
+/*
+ * The origin the page is served at ("https://phone.example:8443"), from
+ * ARC_WEB_ORIGIN, else the file web-origin beside the journal, read as
+ * the off-device setting is (ours or root's, nobody else may write it):
+ * one origin, blank lines and # comments around it.  Requests are checked
+ * against it, never against what they say of themselves: under lighttpd
+ * without server.name, SERVER_NAME is whatever Host the client sent.
+ * 1: set; 0: none; -1: not an origin (said why).
+ */
+static int
+origin_read(const char *journal, char out[ORIGIN_MAX])
+{
+	const char	*v = getenv("ARC_WEB_ORIGIN"), *p, *w = NULL;
+	char		 text[1024];
+	size_t		 n = 0, i;
+	int		 r;
+
+	if (v != NULL) {
+		if (strlen(v) >= sizeof(text)) {
+			warnx("ARC_WEB_ORIGIN: too long");
+			return -1;
+		}
+		(void)strcpy(text, v);
+	} else if ((r = setting_file(journal, "web-origin", text,
+	    sizeof(text))) <= 0)
+		return r;
+	for (p = text; *(p += strspn(p, " \t\r\n")) != '\0';) {
+		if (*p == '#') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (w != NULL)
+			goto bad;	/* a second word */
+		w = p;
+		n = strcspn(p, " \t\r\n");
+		p += n;
+	}
+	if (w == NULL || n >= ORIGIN_MAX || !origin_valid(w, n))
+		goto bad;
+	for (i = 0; i < n; i++)
+		out[i] = (w[i] >= 'A' && w[i] <= 'Z') ? (char)(w[i] + 32) :
+		    w[i];
+	out[n] = '\0';
+	return 1;
+bad:
+	warnx("%s: not an origin (scheme://host[:port], http or https)",
+	    v != NULL ? "ARC_WEB_ORIGIN" : "web-origin");
+	return -1;
+}
+
+/* The request was made to the page's own origin: its Host, its Origin. */
+static bool
+at_origin(const char *origin)
+{
+	const char	*o = getenv("HTTP_ORIGIN");
+
+	return strcasecmp(env("HTTP_HOST"), strstr(origin, "://") + 3) == 0 &&
+	    (o == NULL || strcasecmp(o, origin) == 0);
 }
 
 static int
@@ -282,17 +444,25 @@ form_free(struct form *f)
 	free(f->token);
 }
 
-/* The page's own origin, as a browser sends it in Origin. */
+/*
+ * A POST from the page's own origin, as a browser sends it in Origin: the
+ * setting's, when there is one, else the one the request's Host makes.
+ * Without Origin (an old browser, or a script), the token alone decides,
+ * unless Sec-Fetch-Site says the form came from anywhere but this origin.
+ */
 static bool
-same_origin(void)
+same_origin(const char *own)
 {
 	const char	*origin = getenv("HTTP_ORIGIN"), *host = env("HTTP_HOST");
+	const char	*site = env("HTTP_SEC_FETCH_SITE");
 	char		 want[512];
 	bool		 tls = strcmp(env("HTTPS"), "on") == 0 ||
 			    strcmp(env("REQUEST_SCHEME"), "https") == 0;
 
-	if (origin == NULL)	/* an old browser or a script: the token */
-		return strcmp(env("HTTP_SEC_FETCH_SITE"), "cross-site") != 0;
+	if (origin == NULL)
+		return *site == '\0' || strcmp(site, "same-origin") == 0;
+	if (*own != '\0')
+		return strcasecmp(origin, own) == 0;
 	if (*host == '\0' || snprintf(want, sizeof(want), "%s://%s",
 	    tls ? "https" : "http", host) >= (int)sizeof(want))
 		return false;
@@ -570,35 +740,164 @@ version(struct buf *b, const struct journal *j)
 }
 
 #define EVENTS_SECONDS	55	/* then the browser connects again */
-#define EVENTS_BEAT_MS	15000
+#define EVENTS_BEAT_MS	250	/* a comment line: the server must pass it on */
+#define STREAMS_MAX	4	/* streams a user may hold; the oldest goes */
+
+/* ---- a user's streams: at most STREAMS_MAX, the oldest closed first ---- */
+
+/*
+ * A stream holds one of its user's STREAMS_MAX slots, the files
+ * web.streams/USER.N beside the journal (USER: the start of the SHA-256
+ * of the user, in hex), by flock(2), with its stamp written in it: when it
+ * started, its pid, random bytes.  A newcomer, under USER.lock, takes a
+ * free slot, or writes its stamp into the oldest one: that stream sees on
+ * its next beat that the slot is no longer its own and ends, and the
+ * newcomer takes the lock it leaves.
+ */
+struct slot {
+	int	fd;
+	char	stamp[64];
+};
+
+static int
+slot_open(const char *dir, const char *user, const char *what)
+{
+	char	path[4200];
+
+	if (snprintf(path, sizeof(path), "%s/%s.%s", dir, user, what) >=
+	    (int)sizeof(path))
+		return -1;
+	return open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+static bool
+slot_is(int fd, const char *stamp)
+{
+	char	got[64];
+	ssize_t	r = pread(fd, got, sizeof(got) - 1, 0);
+
+	if (r < 0)
+		return false;
+	got[r] = '\0';
+	return strcmp(got, stamp) == 0;
+}
+
+static bool
+slot_write(int fd, const char *stamp)
+{
+	size_t	n = strlen(stamp);
+
+	return ftruncate(fd, 0) == 0 && pwrite(fd, stamp, n, 0) == (ssize_t)n;
+}
+
+static bool
+slot_take(const char *journal, const char *who, struct slot *s)
+{
+	SHA2_CTX	 ctx;
+	uint8_t		 h[SHA256_DIGEST_LENGTH];
+	char		*up, *dir, user[17], num[8], got[64];
+	long long	 start, oldest = -1;
+	int		 lock, fd, k, victim = -1, tries;
+	ssize_t		 r;
+
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, (const uint8_t *)who, strlen(who));
+	SHA256Final(h, &ctx);
+	for (k = 0; k < 8; k++)
+		(void)snprintf(user + 2 * k, 3, "%02x", h[k]);
+	(void)snprintf(s->stamp, sizeof(s->stamp), "%lld %ld %08x\n",
+	    (long long)monotonic_ms(), (long)getpid(), arc4random());
+	up = parent_of(journal);
+	if (asprintf(&dir, "%s/web.streams", up) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	free(up);
+	s->fd = -1;
+	if ((mkdir(dir, 0700) == -1 && errno != EEXIST) ||
+	    (lock = slot_open(dir, user, "lock")) == -1) {
+		free(dir);
+		return false;
+	}
+	while (flock(lock, LOCK_EX) == -1 && errno == EINTR)
+		;
+	for (k = 0; k < STREAMS_MAX && s->fd == -1; k++) {
+		(void)snprintf(num, sizeof(num), "%d", k);
+		if ((fd = slot_open(dir, user, num)) == -1)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && slot_write(fd,
+		    s->stamp)) {
+			s->fd = fd;
+			break;
+		}
+		r = pread(fd, got, sizeof(got) - 1, 0);
+		got[r > 0 ? r : 0] = '\0';
+		start = strtoll(got, NULL, 10);
+		if (victim == -1 || start < oldest) {
+			if (victim != -1)
+				(void)close(victim);
+			victim = fd;
+			oldest = start;
+		} else
+			(void)close(fd);
+	}
+	if (s->fd == -1 && victim != -1 && slot_write(victim, s->stamp)) {
+		/* the oldest's holder ends on its next beat */
+		for (tries = 0; tries < 40; tries++) {
+			if (flock(victim, LOCK_EX | LOCK_NB) == 0) {
+				(void)slot_write(victim, s->stamp);
+				s->fd = victim;
+				victim = -1;
+				break;
+			}
+			(void)poll(NULL, 0, 50);
+		}
+	}
+	if (victim != -1)
+		(void)close(victim);
+	(void)close(lock);
+	free(dir);
+	return s->fd != -1;
+}
 
 /*
  * ?events: the journal's version now, and again each time it changes,
- * as a text/event-stream; ends after EVENTS_SECONDS or when the server
- * closes our output.
+ * as a text/event-stream; a comment line every EVENTS_BEAT_MS besides,
+ * which the server passes on to the browser: when the browser has gone,
+ * writing it fails there, the server closes our output, and our next
+ * write (or the poll of our output) ends us, within a second.  Ends
+ * after EVENTS_SECONDS too, and when a newer stream of the same user
+ * takes its slot.
  */
 static int
 events(const char *journal)
 {
 	struct journal	 j;
 	struct buf	 b = { 0 }, v = { 0 }, last = { 0 };
+	struct slot	 slot;
 	char		*copy, *base;
-	int64_t		 end = monotonic_ms() + EVENTS_SECONDS * 1000, beat;
+	const char	*user = web_user();
+	int64_t		 end = monotonic_ms() + EVENTS_SECONDS * 1000;
 	int		 fd;
 
 	if ((copy = strdup(journal)) == NULL ||
 	    (base = strdup(basename(copy))) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	free(copy);
-	fd = folder_watch(journal);
-	if (!journal_open(&j, journal, false))
+	if (!journal_open(&j, journal, false)) {
+		free(base);
 		return plain("500 Internal Server Error",
 		    "The journal cannot be read.");
+	}
+	if (!slot_take(journal, user != NULL ? user : "", &slot)) {
+		free(base);
+		journal_close(&j);
+		return plain("503 Service Unavailable", "Too many streams "
+		    "open: try again.");
+	}
+	fd = folder_watch(journal);
 	buf_puts(&b, "Status: 200 OK\r\nContent-Type: text/event-stream\r\n"
 	    "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\n\r\n"
 	    "retry: 1000\n\n");
-	beat = monotonic_ms() + EVENTS_BEAT_MS;
-	while (monotonic_ms() < end) {
+	while (monotonic_ms() < end && slot_is(slot.fd, slot.stamp)) {
 		if (!journal_lock(&j, false))
 			break;
 		v.len = 0;
@@ -608,18 +907,16 @@ events(const char *journal)
 			buf_printf(&b, "data: %.*s\n\n", (int)v.len, v.p);
 			last.len = 0;
 			buf_put(&last, v.p, v.len);
-		} else if (monotonic_ms() >= beat) {
+		} else
 			buf_puts(&b, ":\n\n");
-			beat = monotonic_ms() + EVENTS_BEAT_MS;
-		}
 		send_buf(&b);
 		b.len = 0;
-		if (!folder_sleep(fd, base, fd == -1 ? 500 : 1000,
-		    STDOUT_FILENO))
+		if (!folder_sleep(fd, base, EVENTS_BEAT_MS, STDOUT_FILENO))
 			break;
 	}
 	if (fd != -1)
 		(void)close(fd);
+	(void)close(slot.fd);
 	free(base);
 	journal_close(&j);
 	buf_free(&b);
@@ -877,12 +1174,12 @@ dismiss(const struct form *f, const char *user)
 }
 
 static int
-post(const uint8_t key[32], const struct offdevice *off)
+post(const uint8_t key[32], const struct offdevice *off, const char *origin)
 {
 	struct form	 f = { 0 };
 	const char	*user = web_user(), *said, *cl = env("CONTENT_LENGTH");
 	const char	*errstr;
-	char		*body, token[65];
+	char		*body;
 	long long	 len;
 	size_t		 got = 0;
 	ssize_t		 r;
@@ -891,7 +1188,7 @@ post(const uint8_t key[32], const struct offdevice *off)
 	if (user == NULL)
 		return plain("403 Forbidden", "No REMOTE_USER: the web server "
 		    "must authenticate who answers (see arc-web(8)).");
-	if (!same_origin())
+	if (!same_origin(origin))
 		return plain("403 Forbidden", "A request from another site: "
 		    "refused.");
 	len = strtonum(cl, 0, BODY_MAX, &errstr);
@@ -920,10 +1217,9 @@ post(const uint8_t key[32], const struct offdevice *off)
 		status = plain("400 Bad Request", "Not a form of this page.");
 		goto done;
 	}
-	token_of(key, user, token);
-	if (!secret_equal(token, strlen(token), f.token, strlen(f.token))) {
+	if (!token_good(key, user, f.token)) {
 		status = plain("403 Forbidden", "The form's token is not this "
-		    "user's: refused.");
+		    "user's, or is too old (reload the page): refused.");
 		goto done;
 	}
 	if (strcmp(f.op, "answer") == 0)
@@ -944,11 +1240,14 @@ done:
 
 static const char usage[] =
 "usage: arc-web (run by a web server, as CGI; see arc-web(8))\n"
+"       arc-web --rotate\n"
 "\n"
 "Serves the page of what needs the person and takes their answers.  The\n"
 "request comes from the CGI environment (REQUEST_METHOD, QUERY_STRING,\n"
 "REMOTE_USER, ...), never from arguments.\n"
 "\n"
+"  --rotate              a new key beside the journal: every form token\n"
+"                        drawn before is refused (a page is drawn again)\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
@@ -960,15 +1259,17 @@ web_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "rotate", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*method = env("REQUEST_METHOD"), *q = env("QUERY_STRING");
 	const char	*user, *said = NULL;
-	char		*journal, token[65] = "";
+	char		*journal, token[65] = "", origin[ORIGIN_MAX] = "";
 	uint8_t		 key[32];
 	struct offdevice off;
 	struct buf	 b = { 0 };
-	int		 ch, status;
+	int		 ch, status, has_origin;
+	bool		 rotate = false;
 
 	/*
 	 * Under CGI the arguments are the server's: a query without '=' may
@@ -978,10 +1279,18 @@ web_main(int argc, char **argv)
 	if (*method == '\0') {
 		while ((ch = getopt_long(argc, argv, "hV", longopts,
 		    NULL)) != -1)
-			if (common_option(ch, usage, &status))
+			if (ch == 'r')
+				rotate = true;
+			else if (common_option(ch, usage, &status))
 				return status;
-		return usage_error(usage, "not run by a web server (no "
-		    "REQUEST_METHOD)");
+		if (rotate && optind == argc) {
+			journal = journal_default_path(NULL);
+			status = key_rotate(journal);
+			free(journal);
+			return status;
+		}
+		return usage_error(usage, rotate ? "unexpected argument" :
+		    "not run by a web server (no REQUEST_METHOD)");
 	}
 	if ((strcmp(q, "css") == 0 || strcmp(q, "js") == 0) &&
 	    strcmp(method, "GET") == 0) {
@@ -1005,13 +1314,32 @@ web_main(int argc, char **argv)
 		return plain("500 Internal Server Error", "The off-device "
 		    "setting is not one (see arc-web(8)).");
 	}
+	/*
+	 * The page's own origin, when it is set, or in anonymous mode, where
+	 * it must be: a request to any other Host (a name rebound to this
+	 * address) or from any other Origin gets nothing, GET included.
+	 */
+	has_origin = origin_read(journal, origin);
+	if (has_origin == -1 || (has_origin == 0 &&
+	    strcmp(env("ARC_WEB_ANONYMOUS"), "1") == 0) ||
+	    (has_origin == 1 && !at_origin(origin))) {
+		explicit_bzero(key, sizeof(key));
+		free(journal);
+		if (has_origin == 1)
+			return plain("403 Forbidden", "Not this page's "
+			    "address: refused (see arc-web(8)).");
+		return plain("500 Internal Server Error", has_origin == -1 ?
+		    "The web-origin setting is not one (see arc-web(8))." :
+		    "ARC_WEB_ANONYMOUS=1 needs the page's origin set "
+		    "(ARC_WEB_ORIGIN or web-origin; see arc-web(8)).");
+	}
 	if (strcmp(method, "POST") == 0)
-		status = post(key, &off);
+		status = post(key, &off, origin);
 	else if (strcmp(method, "GET") == 0 && strcmp(q, "events") == 0)
 		status = events(journal);
 	else if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0) {
 		if ((user = web_user()) != NULL)
-			token_of(key, user, token);
+			token_of(key, user, token_window(), token);
 		if (strncmp(q, "said=", 5) == 0)
 			said = q + 5;
 		status = page(journal, &off, token, said);

@@ -221,6 +221,9 @@ bool	 make_parents(const char *path);	/* mkdir -p 0700, synced */
 bool	 sync_parent(const char *path);
 bool	 folder_ours(const char *path);	/* nobody else may swap it */
 bool	 file_ours(int, const char *path, struct stat *);
+/* A setting beside the journal: 1 read, 0 none, -1 refused (said why). */
+int	 setting_file(const char *journal, const char *name, char *text,
+	    size_t size);
 bool	 write_all(int, const char *, size_t);
 int	 open_temporary(const char *path, const char *kind, char **tmp);
 /*

@@ -135,6 +135,65 @@ file_ours(int fd, const char *path, struct stat *sb)
 	return true;
 }
 
+/*
+ * A setting in a file beside the journal (the off-device setting, arc-web's
+ * origin): whoever may write it decides, so it is read only when it is a
+ * regular file of ours or root's that nobody else may write, never
+ * through a link.  1: read into text (NUL-terminated, at most size - 2
+ * bytes, no NUL inside); 0: there is none; -1: refused or unreadable
+ * (said on stderr).
+ */
+int
+setting_file(const char *journal, const char *name, char *text, size_t size)
+{
+	char		*dir, path[4096];
+	struct stat	 sb;
+	ssize_t		 r;
+	size_t		 got = 0;
+	int		 fd, len;
+
+	if (size < 2 || (dir = parent_of(journal)) == NULL)
+		return -1;
+	len = snprintf(path, sizeof(path), "%s/%s", dir, name);
+	free(dir);
+	if (len < 0 || len >= (int)sizeof(path)) {
+		warnx("the %s setting's path is too long", name);
+		return -1;
+	}
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		warn("%s", path);
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    (sb.st_mode & 022) != 0 || (sb.st_uid != geteuid() &&
+	    sb.st_uid != 0)) {
+		warnx("%s: not a file of ours that only we may write", path);
+		(void)close(fd);
+		return -1;
+	}
+	while (got < size - 1) {
+		if ((r = read(fd, text + got, size - 1 - got)) == -1) {
+			if (errno == EINTR)
+				continue;
+			warn("%s", path);
+			(void)close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	(void)close(fd);
+	text[got] = '\0';
+	if (got == size - 1 || strlen(text) != got) {
+		warnx("%s: too long, or not text", path);
+		return -1;
+	}
+	return 1;
+}
+
 bool
 write_all(int fd, const char *p, size_t n)
 {

@@ -879,11 +879,65 @@ same_text(const char *stored, const struct rec *r, bool interaction)
 }
 
 /*
+ * When a host last changed a condition: the later of its records'
+ * updated_at (the host's clock, never behind itself in one journal).
+ */
+static bool
+host_stamp(const struct rec *n, const struct rec *q, bool has_q,
+    struct arc_instant *t)
+{
+	struct arc_instant	u;
+
+	if (n->f[N_UPDATED_AT].p == NULL || !rfc3339_parse(n->f[N_UPDATED_AT].p,
+	    n->f[N_UPDATED_AT].n, t))
+		return false;
+	if (has_q && q->f[I_UPDATED_AT].p != NULL &&
+	    rfc3339_parse(q->f[I_UPDATED_AT].p, q->f[I_UPDATED_AT].n, &u) &&
+	    instant_cmp(&u, t) > 0)
+		*t = u;
+	return true;
+}
+
+/*
+ * A replay (a retained message published again, or an old one kept by a
+ * broker) never brings back what the mirror holds as settled, nor hides
+ * what is newer: the condition the line carries is refused when it is
+ * older than the one held under its key, when it is the notification the
+ * mirror saw settled, or when it reopens a question the mirror holds as
+ * no longer pending.  NULL: none of these.
+ */
+static const char *
+mirror_stale(const struct current *cur, const struct change *ch)
+{
+	struct arc_instant	held, got;
+	bool			settled;
+	int			order = 1;	/* unknown: newer */
+
+	if (cur->c == NULL || !cur->has_n)
+		return NULL;
+	if (host_stamp(&cur->n, &cur->q, cur->has_q, &held))
+		order = host_stamp(&ch->n, &ch->q, ch->has_q, &got) ?
+		    instant_cmp(&got, &held) : -1;
+	if (order < 0)
+		return "/notification/updated_at: older than the condition "
+		    "held for this key; not mirrored";
+	settled = !cur->c->active;
+	if (settled && order <= 0 && sv_same(cur->n.f[N_ID], ch->n.f[N_ID]))
+		return "/notification/id: settled here; not brought back";
+	if (cur->has_q && ch->has_q && sv_same(cur->q.f[I_ID], ch->q.f[I_ID]) &&
+	    (settled || (!sv_eq(cur->q.f[I_STATUS], "pending") &&
+	    !sv_same(cur->q.f[I_STATUS], ch->q.f[I_STATUS]))))
+		return "/interaction/id: a question settled here; not reopened";
+	return NULL;
+}
+
+/*
  * A condition as its host published it replaces ours under its key, its
  * nonce and digest kept, so that arc-status shows it and arc-answer can
  * answer it through the host, by route.  Removal resolves it.  Not ARC_OK,
- * with *why, for a line that is not a condition, and for a question whose
- * digest is not that of its text (ARC_DIGEST_MISMATCH): it is not shown.
+ * with *why, for a line that is not a condition, for a question whose
+ * digest is not that of its text (ARC_DIGEST_MISMATCH): it is not shown;
+ * and for a replay (ARC_CONFLICT, mirror_stale).
  * *changed false: the same condition again (a broker redelivers).
  */
 enum arc_code
@@ -941,6 +995,8 @@ rules_mirror(struct arena *a, const struct jval *v, const struct current *cur,
 		}
 		ch->has_q = true;
 	}
+	if ((*why = mirror_stale(cur, ch)) != NULL)
+		return ARC_CONFLICT;
 	*changed = c == NULL || !same_text(cur->ntext, &ch->n, false) ||
 	    (ch->has_q ? !same_text(cur->qtext, &ch->q, true) : cur->has_q) ||
 	    c->route == NULL || strcmp(c->route, route) != 0;

@@ -1,11 +1,13 @@
 /*
  * tmux, asked and told: the x-arc hint checked again (a producer wrote
  * it: a pane "%N" and an absolute socket path of printable bytes, or
- * nothing), and tmux run with plain arguments by posix_spawnp(3): a pane
+ * nothing; and the socket one tmux of ours could have made, see
+ * socket_ours), and tmux run with plain arguments by posix_spawnp(3): a pane
  * id or a socket path never meets a shell, and never a format either
  * (tmux expands #{...} in -F and display -p only, whose text is ours).
  */
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -38,6 +40,31 @@ hint_ok(const struct jval *v, bool pane, char *out, size_t outlen)
 	return true;
 }
 
+/*
+ * A producer names the socket; only one of ours is connected to: a
+ * socket our user owns, in a folder our user owns that nobody else may
+ * enter (no group or other access at all: the rule tmux holds its own
+ * socket folder, /tmp/tmux-UID, to).  Nobody else can then put another
+ * socket under that name between this check and tmux's connect.  Links
+ * are not followed, for the socket or its folder.
+ */
+static bool
+socket_ours(const char *path)
+{
+	struct stat	 sb;
+	char		*dir;
+	bool		 ok;
+
+	if (lstat(path, &sb) == -1 || !S_ISSOCK(sb.st_mode) ||
+	    sb.st_uid != getuid())
+		return false;
+	dir = parent_of(path);
+	ok = lstat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    sb.st_uid == getuid() && (sb.st_mode & (S_IRWXG | S_IRWXO)) == 0;
+	free(dir);
+	return ok;
+}
+
 bool
 tmux_where_of(const struct jval *x, struct tmux_where *w)
 {
@@ -46,7 +73,7 @@ tmux_where_of(const struct jval *x, struct tmux_where *w)
 		return false;
 	if (!hint_ok(json_get(x, "tmux_pane"), true, w->pane,
 	    sizeof(w->pane)) || !hint_ok(json_get(x, "tmux_socket"), false,
-	    w->socket, sizeof(w->socket))) {
+	    w->socket, sizeof(w->socket)) || !socket_ours(w->socket)) {
 		memset(w, 0, sizeof(*w));
 		return false;
 	}

@@ -569,7 +569,7 @@ big_question() {
 	eventually ready devbox
 	# the way back, this very script's send, is kept with the question
 	[ "$(grep -ao '"route":"[^"]*"' "$MIRROR" | sort -u)" = \
-	    "\"route\":\"'$(readlink -f "$ARC_MQTT")' send\"" ]
+	    "\"route\":\"'$(readlink -f "$ARC_MQTT")' send -m '$MIRROR'\"" ]
 	run --separate-stderr as person arc-answer -j "$MIRROR" devbox/deploy allow
 	[ "$status" -eq 0 ]
 	[ "$(field '[.status, .key, .interaction.response.choice_id] | join(" ")')" = "200 deploy allow" ]
@@ -705,4 +705,102 @@ deploy_is() { [ "$(deploy_out)" = "$1" ]; }
 	run as person arc-answer -j "$MIRROR" --via "$ARC_MQTT send -w 20" devbox/deploy allow
 	[ "$status" -eq 0 ]
 	[ "$(pending "$DEVBOX")" = 0 ]
+}
+
+# devbox's retained condition under KEY, as its payload (one JSON line).
+retained_payload() { # KEY
+	retained person devbox | jq -c --arg t "arc/devbox/conditions/$1" \
+	    'select(.topic == $t) | .payload'
+}
+# replay TOPIC_KEY FILE: FILE published again, retained, on devbox's
+# conditions topic TOPIC_KEY, with the agent host's own login.
+replay() {
+	as agent-devbox mosquitto_pub -q 1 -r -t "arc/devbox/conditions/$1" -s <"$2"
+}
+mirror_status() { # KEY: the mirrored question's status, "" when not active
+	arc-status -j "$MIRROR" --follow | sed '/"change":"synced"/q' |
+	    jq -r --arg k "devbox/$1" 'select(.key == $k) | .interaction.status // "notice"'
+}
+
+@test "a replayed retained condition never brings a settled question back, on its own topic or another's" {
+	ask "$DEVBOX" deploy "Deploy v1?"
+	agent devbox "$DEVBOX"
+	eventually retained_is devbox deploy pending
+	retained_payload deploy >"$BATS_TEST_TMPDIR/old"
+	PATH="$ARC_BIN:$PATH" spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	# answered on its host: the topic is cleared, the mirror follows
+	arc-answer -j "$DEVBOX" deploy allow >/dev/null
+	eventually is_pending "$MIRROR" 0
+	# the settled question published again on its own topic: refused
+	replay deploy "$BATS_TEST_TMPDIR/old"
+	eventually grep -q 'devbox/deploy: /notification/id: settled here; not brought back' "$BROKER/person.err"
+	[ "$(pending "$MIRROR")" = 0 ]
+	[ -z "$(mirror_status deploy)" ]
+	# on another topic: filed under that topic's key, whose payload
+	# names another: refused, and nothing is filed under either key
+	replay other "$BATS_TEST_TMPDIR/old"
+	eventually grep -q 'arc/devbox/conditions/other: a condition of another key; ignored' "$BROKER/person.err"
+	# (a live question after it: once it is mirrored, the replay was read)
+	ask "$DEVBOX" next "Next?"
+	eventually is_pending "$MIRROR" 1
+	[ "$(mirror_keys)" = "devbox/next " ]
+	# the documented clean-up (the agent side started again) clears the
+	# stray topic, and the mirror still holds nothing under deploy
+	halt agent-devbox
+	agent devbox "$DEVBOX"
+	eventually eval '[ -z "$(retained_payload other)" ]'
+	[ "$(mirror_keys)" = "devbox/next " ]
+	# a person's device that starts with the replays on the broker
+	# mirrors only the live one
+	as agent-devbox mosquitto_pub -q 1 -r -t arc/devbox/conditions/other2 -s <"$BATS_TEST_TMPDIR/old"
+	PATH="$ARC_BIN:$PATH" spawn phone person "$ARC_MQTT" person -i phone -j "$BATS_TEST_TMPDIR/phone/journal"
+	eventually is_pending "$BATS_TEST_TMPDIR/phone/journal" 1
+	eventually grep -q 'arc/devbox/conditions/other2: a condition of another key; ignored' "$BROKER/phone.err"
+	[ "$(pending "$BATS_TEST_TMPDIR/phone/journal")" = 1 ]
+	! arc-status -j "$BATS_TEST_TMPDIR/phone/journal" --list | grep -q devbox/deploy
+}
+
+@test "a replayed older version of a live question is refused: the newer one stays, and is the one answered" {
+	ask "$DEVBOX" deploy "Deploy v1?"
+	agent devbox "$DEVBOX"
+	PATH="$ARC_BIN:$PATH" spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	retained_payload deploy >"$BATS_TEST_TMPDIR/v1"
+	[ "$(jq -r .interaction.prompt "$BATS_TEST_TMPDIR/v1")" = "Deploy v1?" ]
+	arc-emit --type updated --key deploy --kind permission --message "Deploy v2?" \
+	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply -q -j "$DEVBOX" >/dev/null
+	prompt_v2() { arc-status -j "$MIRROR" --json --show devbox/deploy | jq -e '.interaction.prompt == "Deploy v2?"' >/dev/null; }
+	eventually prompt_v2
+	replay deploy "$BATS_TEST_TMPDIR/v1"
+	eventually grep -q 'devbox/deploy: /notification/updated_at: older than the condition held for this key; not mirrored' "$BROKER/person.err"
+	prompt_v2
+	eventually ready devbox
+	run --separate-stderr as person arc-answer -j "$MIRROR" devbox/deploy allow
+	[ "$status" -eq 0 ]
+	[ "$(field '[.status, .interaction.prompt, .interaction.response.choice_id] | join(" ")')" = "200 Deploy v2? allow" ]
+}
+
+@test "a mirrored question its host already answered (409) is settled in the mirror by the answer's result" {
+	ask "$DEVBOX" deploy
+	agent devbox "$DEVBOX"
+	PATH="$ARC_BIN:$PATH" spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	eventually is_pending "$MIRROR" 1
+	# the host's conditions stop reaching the broker (its bridge is
+	# gone); it answers the question itself; only its answers bridge runs
+	halt agent-devbox
+	arc-answer -j "$DEVBOX" deploy deny >/dev/null
+	spawn answers-devbox agent-devbox bash -c "mosquitto_sub -c -i arc-agent-devbox -q 1 -N -F '%l:%p,' \
+	    -t arc/devbox/answers | arc-apply --netstrings --answers -q -j '$DEVBOX' |
+	    mosquitto_pub -l -q 1 -t arc/devbox/results"
+	eventually ready devbox
+	[ "$(pending "$MIRROR")" = 1 ]
+	# the person answers from the mirror: refused there, already answered
+	run --separate-stderr as person arc-answer -j "$MIRROR" devbox/deploy allow
+	[ "$status" -ne 0 ]
+	[ "$(field '[.status, .error.code] | join(" ")')" = "409 conflict" ]
+	# and the mirror no longer holds it pending
+	[ "$(pending "$MIRROR")" = 0 ]
+	[ -z "$(mirror_status deploy)" ]
+	[ "$(arc-status -j "$DEVBOX" --json --show deploy | jq -r .interaction.response.choice_id)" = deny ]
 }

@@ -17,6 +17,8 @@ setup() {
 	arc_setup
 	export TZ=UTC XDG_CONFIG_HOME="$BATS_TEST_TMPDIR/config"
 	mkdir -p "$(N)" "$XDG_CONFIG_HOME/arc"
+	# the tmux socket's folder, closed to others as tmux keeps its own
+	chmod 700 "$(N)"
 	unset TMUX TMUX_PANE
 	tmux_in -f /dev/null new-session -d -s work -n agent -x 100 -y 8
 	tmux_in new-window -d -n other
@@ -143,6 +145,7 @@ stop() { # NAME
 }
 
 teardown() {
+	stop plant
 	stop notify
 	stop monitor
 	stop dunst
@@ -251,6 +254,57 @@ press() { # LABEL
 	    --choice allow:Allow --choice deny:Deny --expires-in 2s | arc-apply >/dev/null
 	eventually shown 1
 	eventually shown 0
+}
+
+# The peer that is not the notification server (t/notify/forge.c), and
+# arc-notify's own unique name on the bus, found by its pid.
+forge() { "$BATS_TEST_DIRNAME/notify/forge" "$@"; }
+bus_name_of() { # PID
+	local n
+	for n in $(gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus \
+	    -m org.freedesktop.DBus.ListNames | grep -o "':[0-9.]*'" | tr -d "'"); do
+		gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus \
+		    -m org.freedesktop.DBus.GetConnectionUnixProcessID "$n" 2>/dev/null |
+		    grep -q "^(uint32 $1,)$" && echo "$n"
+	done
+	return 0
+}
+
+@test "only the server presses or closes: forged ActionInvoked and NotificationClosed, unicast and broadcast, and a forged NameOwnerChanged are ignored and counted; the person's press still answers" {
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	eventually notifies 1
+	# the notification's id, as arc-notify keeps it beside the journal
+	eventually test -s "$ARC_JOURNAL.notify"
+	id=$(head -1 "$ARC_JOURNAL.notify")
+	key=$(grep -m1 -oE '"[0-9a-f]{16}/1"' "$(N)/bus.log" | tr -d '"')
+	[ -n "$id" ]
+	[ -n "$key" ]
+	me=$(bus_name_of "$(notify_pid)")
+	[ -n "$me" ]
+	# a press and a close, to arc-notify alone and to all; then the
+	# forger says it owns the server's name (to arc-notify and to all)
+	# and presses again; the ping returns once arc-notify handled them
+	forge action "$me" "$id" "$key" action - "$id" "$key" \
+	    closed "$me" "$id" closed - "$id" \
+	    owner "$me" owner - action "$me" "$id" "$key" closed "$me" "$id" \
+	    ping "$me"
+	[ "$(arc-status --json --show deploy | jq -r .interaction.status)" = pending ]
+	shown 1
+	# nothing forgotten: dunst's own button still answers
+	press Deny
+	eventually eval '[ "$(arc-status --json --show deploy | jq -r .interaction.response.choice_id)" = deny ]'
+	eventually shown 0
+	stop notify
+	# the five addressed to it were seen and counted, the forged owner
+	# change third (the broadcasts never reach it: the bus applies the
+	# matches' sender to those); logged at 1, 2, 4, ...
+	grep -q 'ActionInvoked: a signal from :[0-9.]*, not the notification server, was ignored (1 so far)' "$(N)/notify.err"
+	grep -q 'NotificationClosed: a signal from :[0-9.]*, not the notification server, was ignored (2 so far)' "$(N)/notify.err"
+	grep -q 'ActionInvoked: a signal from :[0-9.]*, not the notification server, was ignored (4 so far)' "$(N)/notify.err"
+	! grep -q '(8 so far)' "$(N)/notify.err"
+	! grep -qF "$key" "$(N)/notify.err"
 }
 
 @test "a changed question replaces its notification in place" {
@@ -450,6 +504,59 @@ press() { # LABEL
 	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
 	    --tmux-socket "$(N)/tmux" | arc-apply |
 	    jq -e --arg p "$AGENT" '.notification["x-arc"].tmux_pane == $p'
+}
+
+# plant DIR...: a listening socket DIR/s in each folder, owned by us; a
+# line in $(N)/planted for each connection one of them takes.
+plant() {
+	python3 - "$(N)/planted" "$@" >/dev/null 2>&1 3>&- <<-'PY' &
+	import os, select, socket, sys
+	log, socks = sys.argv[1], []
+	for d in sys.argv[2:]:
+	    s = socket.socket(socket.AF_UNIX)
+	    s.bind(d + "/s")
+	    s.listen(8)
+	    socks.append(s)
+	open(log + ".up", "w").close()
+	while True:
+	    for s in select.select(socks, [], [])[0]:
+	        c, _ = s.accept()
+	        with open(log, "a") as f:
+	            f.write(s.getsockname() + "\n")
+	        c.close()
+	PY
+	echo $! >"$(N)/plant.pid"
+	eventually test -e "$(N)/planted.up"
+}
+
+@test "tmux: a socket hint that is not one of ours (another user's socket, a folder others may enter or own) is dropped, never connected to" {
+	command -v python3 >/dev/null
+	id nobody >/dev/null
+	mkdir -m 700 "$(N)/theirs" "$(N)/closed"
+	mkdir -m 755 "$(N)/open"
+	mkdir -m 711 "$(N)/search"
+	plant "$(N)/theirs" "$(N)/open" "$(N)/search" "$(N)/closed"
+	chown nobody "$(N)/theirs/s"
+	chown nobody "$(N)/closed"
+	start_notify
+	for d in theirs open search closed; do
+		arc-emit --key "$d" --kind permission --title T --message M \
+		    --choice a:A --choice b:B --tmux-pane "$AGENT" \
+		    --tmux-socket "$(N)/$d/s" | arc-apply >/dev/null
+	done
+	# the good one after them: once its window is marked, the four were seen
+	question deploy >/dev/null
+	eventually eval '[ "$(tmux_in show -wv -t work:agent @arc_waiting)" = 1 ]'
+	eventually notifies 5
+	[ ! -e "$(N)/planted" ]
+	# the control: a planted socket of ours in a closed folder is used
+	chown root "$(N)/closed"
+	arc-emit --key control --kind permission --title T --message M \
+	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
+	    --tmux-socket "$(N)/closed/s" | arc-apply >/dev/null
+	eventually grep -q "closed/s" "$(N)/planted"
+	! grep -q -e theirs -e open -e search "$(N)/planted"
+	stop plant
 }
 
 @test "unfocused: no pop-up while the asking pane is the one the person looks at; one once they look away" {

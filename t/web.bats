@@ -47,6 +47,18 @@ none_alive() {
 	[ $# -eq 0 ] || [ -z "$(ps -o pid=,stat= -p "$(echo "$@" | tr ' ' ,)" | awk '$2 !~ /^Z/')" ]
 }
 
+# soon CMD...: CMD comes true within 5 s of the clock (not of tries: a
+# loaded machine makes each try slow).
+soon() {
+	local end=$(( ${EPOCHREALTIME/./} + 5000000 ))
+	while [ "${EPOCHREALTIME/./}" -lt "$end" ]; do
+		"$@" && return 0
+		sleep 0.05
+	done
+	"$@" && return 0
+	echo "not within 5 s: $*" >&2
+	return 1
+}
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
 browse() { node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
 shot() { echo "${ARC_WEB_SHOTS:-$BATS_TEST_TMPDIR}/$1.png"; }
@@ -181,6 +193,8 @@ HTML
 	kill "$(cat "$SRV/lighttpd.pid")"
 	rm -f "$SRV/lighttpd.pid"
 	ARC_WEB_ENV="ARC_WEB_ANONYMOUS=1" serve
+	# (anonymous mode wants the page's origin: arc-web(8), SECURITY)
+	printf 'http://127.0.0.1:%s\n' "$PORT" >"$BATS_TEST_TMPDIR/state/web-origin"
 	tok=$(curl -s "$URL/open/arc-web" | grep -o 'name="token" value="[0-9a-f]*"' | sed 's/.*value="//; s/"$//')
 	run curl -s -o /dev/null -w '%{http_code}' -H "Origin: $URL" \
 	    --data "op=answer&key=deploy&seen=$s&token=$tok&choice=allow" "$URL/open/arc-web"
@@ -351,11 +365,16 @@ HTML
 	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/stream" &
 	reader=$!
 	eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/stream"
+	# a heartbeat has come through lighttpd (a comment line, every 250 ms)
+	eventually grep -qx ':' "$BATS_TEST_TMPDIR/stream"
 	cgi=$(kin_of "$lpid")
 	[ -n "$cgi" ]
 	kill "$reader"
 	wait "$reader" || :
-	eventually none_alive $cgi
+	# the next heartbeat lighttpd passes on finds the browser gone: well
+	# before the minute a stream lasts (5 s here, for a loaded machine;
+	# arc-web(8) says within a second)
+	soon none_alive $cgi
 	# again, and this time lighttpd is killed while the stream is open
 	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/stream2" &
 	reader=$!
@@ -528,4 +547,122 @@ PY
 	grep -qxF "$rule" <<<"$output"
 	grep -q "^Answered\. “.*”: Always allow$" <<<"$output"
 	wait "$hookpid" || true
+# as_host HOST [CURL OPTIONS]: the page through lighttpd, with the Host a
+# rebound name sends (the connection still goes to 127.0.0.1:$PORT).
+as_host() {
+	local h=$1
+	shift
+	curl -s -H "Host: $h" -w '\n%{http_code}' "$@" "$URL/open/arc-web"
+}
+
+@test "arc-web: DNS rebinding in anonymous mode: without its origin set nothing is served; with it, another Host or Origin is refused, GET and POST; its own origin still works" {
+	open_q deploy '.request.title = "Deploy SECRET-TITLE?"'
+	ARC_WEB_ENV="ARC_WEB_ANONYMOUS=1" serve
+	# anonymous mode and no origin: SERVER_NAME proves nothing, so nothing
+	run as_host "127.0.0.1:$PORT"
+	[[ $output == *'needs the page'"'"'s origin set'*500 ]]
+	! grep -q -e 'name="token"' -e 'name="seen"' -e SECRET-TITLE <<<"$output"
+	# the setting, beside the journal as the off-device one
+	printf '# the address the phone uses\nhttp://127.0.0.1:%s\n' "$PORT" >"$BATS_TEST_TMPDIR/state/web-origin"
+	run as_host "127.0.0.1:$PORT"
+	grep -q SECRET-TITLE <<<"$output"
+	tok=$(grep -o 'name="token" value="[0-9a-f]*"' <<<"$output" | head -1 | sed 's/.*value="//; s/"$//')
+	s=$(grep -o 'name="seen" value="[0-9a-f]*"' <<<"$output" | head -1 | sed 's/.*value="//; s/"$//')
+	[ -n "$tok" ]
+	[ -n "$s" ]
+	# a page on rebind.attacker.example, its name now resolving here
+	evil="rebind.attacker.example:$PORT"
+	run as_host "$evil"
+	[[ $output == *"Not this page's address: refused"*403 ]]
+	! grep -q -e 'name="token"' -e 'name="seen"' -e SECRET-TITLE -e "$tok" -e "$s" <<<"$output"
+	run as_host "$evil" "$URL/open/arc-web?events" --max-time 5
+	[[ $output == *403 ]]
+	! grep -q '^data:' <<<"$output"
+	run as_host "$evil" -H "Origin: http://$evil" \
+	    --data "op=answer&key=deploy&seen=$s&token=$tok&choice=allow"
+	[[ $output == *403 ]]
+	# the right Host, but a form from the rebound page's origin
+	run as_host "127.0.0.1:$PORT" -H "Origin: http://$evil" \
+	    --data "op=answer&key=deploy&seen=$s&token=$tok&choice=allow"
+	[[ $output == *403 ]]
+	[ "$(status_of deploy)" = pending ]
+	# a setting others may write is not one: nothing is served
+	chmod 666 "$BATS_TEST_TMPDIR/state/web-origin"
+	run as_host "127.0.0.1:$PORT"
+	[[ $output == *'The web-origin setting is not one'*500 ]]
+	chmod 644 "$BATS_TEST_TMPDIR/state/web-origin"
+	# the page at its own origin answers
+	run as_host "127.0.0.1:$PORT" -H "Origin: $URL" \
+	    --data "op=answer&key=deploy&seen=$s&token=$tok&choice=allow"
+	[[ $output == *303 ]]
+	[ "$(status_of deploy)" = answered ]
+}
+
+@test "arc-web: form tokens expire (an hour or two) and arc-web --rotate makes every one drawn before worthless; a POST without Origin is the token alone, unless Sec-Fetch-Site says another site" {
+	open_q deploy
+	open_q other
+	ARC_WEB_ENV="ARC_NOW=2030-01-01T00:10:00Z" serve
+	old=$(token)
+	kill "$(cat "$SRV/lighttpd.pid")"
+	rm -f "$SRV/lighttpd.pid"
+	# the next hour: the token still holds
+	ARC_WEB_ENV="ARC_NOW=2030-01-01T01:50:00Z" serve
+	[ "$(token)" != "$old" ]
+	[ "$(post "op=answer&key=other&seen=0123456789abcdef&token=$old&choice=allow")" = "303 /arc-web?said=changed" ]
+	kill "$(cat "$SRV/lighttpd.pid")"
+	rm -f "$SRV/lighttpd.pid"
+	# three hours on: refused, whatever else the form holds
+	ARC_WEB_ENV="ARC_NOW=2030-01-01T03:10:00Z" serve
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$old&choice=allow")" = "403 " ]
+	grep -q 'too old' "$BATS_TEST_TMPDIR/body"
+	[ "$(status_of deploy)" = pending ]
+	# rotation: the key is replaced (ours alone still), the tokens go
+	tok=$(token)
+	key0=$(od -An -tx1 "$BATS_TEST_TMPDIR/state/web.key")
+	run arc-web --rotate
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/state/web.key")" = 600 ]
+	[ "$(od -An -tx1 "$BATS_TEST_TMPDIR/state/web.key")" != "$key0" ]
+	[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=allow")" = "403 " ]
+	[ "$(status_of deploy)" = pending ]
+	# no Origin: the token alone; with Sec-Fetch-Site of another site, refused
+	run curl -s -u ann:pw -o /dev/null -w '%{http_code}' -H 'Sec-Fetch-Site: same-site' \
+	    --data "op=answer&key=deploy&seen=$(seen)&token=$(token)&choice=allow" "$URL/arc-web"
+	[ "$output" = 403 ]
+	run curl -s -u ann:pw -o /dev/null -w '%{http_code}' \
+	    --data "op=answer&key=deploy&seen=$(seen)&token=0000&choice=allow" "$URL/arc-web"
+	[ "$output" = 403 ]
+	[ "$(status_of deploy)" = pending ]
+	run curl -s -u ann:pw -o /dev/null -w '%{http_code}' \
+	    --data "op=answer&key=deploy&seen=$(seen)&token=$(token)&choice=allow" "$URL/arc-web"
+	[ "$output" = 303 ]
+	[ "$(status_of deploy)" = answered ]
+}
+
+@test "arc-web: at most 4 event streams a user; a fifth closes the oldest, whose process ends" {
+	serve
+	lpid=$(cat "$SRV/lighttpd.pid")
+	for i in 1 2 3 4; do
+		curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/s$i" &
+		echo $! >"$BATS_TEST_TMPDIR/r$i"
+		eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/s$i"
+	done
+	[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]
+	# the fifth: the first stream ends (its reader sees the end), the
+	# others go on
+	curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/s5" &
+	echo $! >"$BATS_TEST_TMPDIR/r5"
+	eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/s5"
+	wait "$(cat "$BATS_TEST_TMPDIR/r1")" || :
+	for i in 2 3 4 5; do kill -0 "$(cat "$BATS_TEST_TMPDIR/r$i")"; done
+	eventually eval '[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]'
+	# ten more, one after another: never more than four
+	for i in $(seq 6 15); do
+		curl -sN -u ann:pw "$URL/arc-web?events" >"$BATS_TEST_TMPDIR/s$i" &
+		echo $! >"$BATS_TEST_TMPDIR/r$i"
+		eventually grep -q '^data: ' "$BATS_TEST_TMPDIR/s$i"
+		[ "$(kin_of "$lpid" | wc -l)" -le 5 ]
+	done
+	eventually eval '[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]'
+	for i in $(seq 1 15); do kill "$(cat "$BATS_TEST_TMPDIR/r$i")" 2>/dev/null || :; done
 }

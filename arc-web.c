@@ -517,7 +517,9 @@ url_put(struct buf *b, const char *s)
 
 /*
  * After a POST: 303 to the page, with what became of it as a word, and
- * the key and choice it was about (the banner names them).
+ * the key it was about (the banner names it).  Never the choice: an
+ * answer has no place in a URL a web server logs; the banner reads the
+ * choice the journal recorded.
  */
 static int
 see_page(const char *said, const struct form *f)
@@ -529,10 +531,6 @@ see_page(const char *said, const struct form *f)
 	if (f != NULL && f->key != NULL) {
 		buf_puts(&b, "&key=");
 		url_put(&b, f->key);
-	}
-	if (f != NULL && f->choice != NULL) {
-		buf_puts(&b, "&choice=");
-		url_put(&b, f->choice);
 	}
 	buf_puts(&b, "\r\n");
 	buf_puts(&b, "Cache-Control: no-store\r\nContent-Length: 0\r\n\r\n");
@@ -926,9 +924,9 @@ events(const char *journal)
 }
 
 /*
- * The banner names what the person tapped: after said=WORD, the key and
- * the choice (as the POST's redirect carries them), the question's title
- * and the choice's label as the view shows them.
+ * The banner names what was decided: after said=WORD, the key (as the
+ * POST's redirect carries it), the question's title and the label of the
+ * choice the journal recorded, as the view shows them.
  */
 static void
 said_what(struct buf *b, struct journal *j, struct arena *a,
@@ -938,6 +936,9 @@ said_what(struct buf *b, struct journal *j, struct arena *a,
 	struct condition	*c;
 	struct rec		 n, q;
 	struct view		 v;
+	struct jparse_error	 e;
+	const struct jval	*r;
+	struct sv		 chosen = { NULL, 0 };
 	const char		*amp = strchr(said, '&');
 	size_t			 i;
 
@@ -953,10 +954,13 @@ said_what(struct buf *b, struct journal *j, struct arena *a,
 	buf_puts(b, " <span class=\"what\">\xe2\x80\x9c");
 	view_html(b, v.title);
 	buf_puts(b, "\xe2\x80\x9d");
-	for (i = 0; f.choice != NULL && i < v.nchoices; i++)
-		if (v.choices[i].id.n == strlen(f.choice) &&
-		    memcmp(v.choices[i].id.p, f.choice, v.choices[i].id.n) ==
-		    0) {
+	if (c->interaction.len > 0 && q.f[I_RESPONSE].p != NULL &&
+	    (r = json_parse(a, q.f[I_RESPONSE].p, q.f[I_RESPONSE].n, &e)) !=
+	    NULL)
+		chosen = sv_json(json_get(r, "choice_id"));
+	for (i = 0; chosen.p != NULL && i < v.nchoices; i++)
+		if (v.choices[i].id.n == chosen.n &&
+		    memcmp(v.choices[i].id.p, chosen.p, chosen.n) == 0) {
 			buf_puts(b, ": ");
 			view_html(b, v.choices[i].label);
 		}

@@ -244,35 +244,6 @@ on_signal(int sig)
 	errno = saved;
 }
 
-/* A value of the form s, 90s, 10m, 2h or 1d, in seconds. */
-static bool
-parse_seconds(const char *s, int64_t *out)
-{
-	char		 num[16];
-	size_t		 n = strlen(s);
-	int64_t		 unit = 1;
-	const char	*errstr;
-	long long	 v;
-
-	if (n == 0 || n >= sizeof(num))
-		return false;
-	memcpy(num, s, n + 1);
-	switch (num[n - 1]) {
-	case 's': unit = 1; num[--n] = '\0'; break;
-	case 'm': unit = 60; num[--n] = '\0'; break;
-	case 'h': unit = 3600; num[--n] = '\0'; break;
-	case 'd': unit = 86400; num[--n] = '\0'; break;
-	default: break;
-	}
-	if (n == 0 || strspn(num, "0123456789") != n)
-		return false;
-	v = strtonum(num, 1, 100LL * 365 * 86400 / unit, &errstr);
-	if (errstr != NULL)
-		return false;
-	*out = v * unit;
-	return true;
-}
-
 /* The command beside this program when there is one, else by PATH. */
 static void
 find_command(const char *argv0, const char *name, char *out, size_t n)
@@ -2287,6 +2258,7 @@ acp_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct sigaction sa;
+	int64_t	 ms;
 	int	 c, toagent[2], fromagent[2];
 	uint32_t r;
 	const char *base;
@@ -2299,11 +2271,18 @@ acp_main(int argc, char **argv)
 			px.journal = optarg;
 			break;
 		case 't':
-			if (!parse_seconds(optarg, &px.timeout)) {
-				warnx("-t %s: not a duration such as 600, 90s, "
-				    "10m, 2h or 1d", optarg);
+			/* the one parser of a duration: 90s 10m 1h30m 1w 2.5 */
+			if ((ms = parse_duration_ms(optarg)) < 0) {
+				warnx("-t %s: not a duration such as 90s, 10m, "
+				    "2h, 1d, 1w or 1h30m", optarg);
 				usage(EXIT_USAGE);
 			}
+			if (ms == 0 || ms > INT64_C(100) * 365 * 86400 * 1000) {
+				warnx("-t %s: from a second to 100 years",
+				    optarg);
+				usage(EXIT_USAGE);
+			}
+			px.timeout = ms / 1000 + (ms % 1000 != 0);
 			break;
 		case 'h':
 			usage(0);

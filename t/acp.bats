@@ -240,6 +240,23 @@ ended() {
 	received agent deny	# the editor's own reply
 }
 
+@test "-t takes every duration the other commands take (1w, 1h30m, 2.5): the question's deadline is that far away" {
+	n=$(jq -r 'select(.d == "sent") | .m' "$FX/deny/editor.ndjson" | grep -n '"outcome":{"outcome":"selected"' | cut -d: -f1)
+	export ARC_NOW=2026-08-26T01:16:00Z
+	ACP_EDITOR_GATE=$n:$W/answer-now play deny -t 1h30m
+	k=$(pending_key)
+	[ "$(arc-status --json --show "$k" | jq -r .interaction.expires_at)" = 2026-08-26T02:46:00Z ]
+	touch "$W/answer-now"
+	done_playing
+	for d in 1w 2.5 90; do
+		run --separate-stderr arc-acp -t "$d" -- true </dev/null
+		[ "$status" -eq 0 ]
+	done
+	run --separate-stderr arc-acp -t 1x -- true </dev/null
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "arc-acp: -t 1x: not a duration such as 90s, 10m, 2h, 1d, 1w or 1h30m" ]
+}
+
 @test "binding: an answer to another question under the same key is not acted on; the editor's answer decides" {
 	n=$(jq -r 'select(.d == "sent") | .m' "$FX/deny/editor.ndjson" | grep -n '"outcome":{"outcome":"selected"' | cut -d: -f1)
 	ACP_EDITOR_GATE=$n:$W/answer-now play deny

@@ -83,6 +83,26 @@ words() {
 	done
 }
 
+@test "arc-notify, like every command: --help and -h print the usage, --version and -V the version" {
+	local h
+	for h in -h --help; do
+		run --separate-stderr arc-notify "$h"
+		[ "$status" -eq 0 ] || { echo "arc-notify $h: exit $status"; false; }
+		[[ "$output" == "usage: arc-notify "* ]]
+		[ -z "$stderr" ]
+	done
+	for h in -V --version; do
+		run --separate-stderr arc-notify "$h"
+		[ "$status" -eq 0 ] || { echo "arc-notify $h: exit $status"; false; }
+		[ "$output" = "$(arc-status --version | sed 's/^arc-status /arc-notify /')" ] ||
+		    { echo "arc-notify $h: $output"; false; }
+		[ -z "$stderr" ]
+	done
+	run --separate-stderr arc-notify --no-such-option
+	[ "$status" -eq 2 ]
+	[[ "${stderr_lines[1]}" == "usage: arc-notify "* ]]
+}
+
 @test "every command: a usage error says what was wrong before the usage, on stderr, exit 2" {
 	local c
 	for c in $COMMANDS; do

@@ -103,6 +103,19 @@ words() {
 	[[ "${stderr_lines[1]}" == "usage: arc-notify "* ]]
 }
 
+@test "arc-status and arc-emit --help explain every option their pages give an item: it starts a line, with its default" {
+	local c o
+	for c in arc-status arc-emit; do
+		for o in $(grep -o '^\.It Fl -[a-z-]*' "$TOP/man/$c.1" | sed 's/.*Fl /-/' | sort -u); do
+			"$c" --help | grep -qE -- "^  (-[a-zA-Z], )?$o( |,|\$)" ||
+			    { echo "$c --help: $o has no line of its own"; false; }
+		done
+	done
+	# what an option does when it is not given, as the page says
+	arc-emit --help | grep -A1 -- '^  --session-id ' | grep -qF '$ARC_SESSION_ID'
+	arc-status --help | grep -A1 -- '^  --no-cache ' | grep -q 'no'
+}
+
 @test "every command: a usage error says what was wrong before the usage, on stderr, exit 2" {
 	local c
 	for c in $COMMANDS; do
@@ -158,4 +171,16 @@ words() {
 	[[ "$output" == *" mosquitto "* && "$output" == *" tmux "* && "$output" == *" bats "* ]]
 	run make -s -n -C "$TOP" demo
 	[[ "$output" != *"deps-check"* ]]
+}
+
+@test "arc-apply --salvage: the usage, the page and the program agree that -j is optional (the usual journal)" {
+	arc-apply --help | grep -qxF '       arc-apply [-j journal] --salvage new-journal'
+	mandoc -Tascii "$TOP/man/arc-apply.1" | col -bx |
+	    grep -qE '^ +arc-apply \[-j journal\] --salvage new-journal$'
+	arc-emit --key k --kind information --message m | arc-apply >/dev/null
+	run --separate-stderr arc-apply --salvage "$BATS_TEST_TMPDIR/new"
+	[ "$status" -eq 0 ]
+	ARC_JOURNAL="$BATS_TEST_TMPDIR/new" run --separate-stderr arc-status --list
+	[ "$status" -eq 0 ]
+	[[ "$output" == k$'\t'* ]]
 }

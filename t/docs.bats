@@ -184,3 +184,29 @@ words() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == k$'\t'* ]]
 }
+
+@test "the README's follow recipe: each change once, across a compaction, no nonce; and how to get the commands on PATH after make demo" {
+	local recipe out="$BATS_TEST_TMPDIR/follow"
+	recipe=$(grep -E '^  arc-status --follow \| jq ' "$TOP/README")
+	[ -n "$recipe" ]
+	! grep -qE '^  tail .*-F .*journal' "$TOP/README"
+	arc-apply <<<"$(information a)" >/dev/null
+	arc-apply <<<"$(created b)" >/dev/null
+	setsid bash -c "$recipe" >"$out" 2>/dev/null 3>&- &
+	local pid=$!
+	eventually grep -q '"key":"b"' "$out"
+	arc-apply --compact >/dev/null
+	arc-apply <<<"$(information c)" >/dev/null
+	eventually grep -q '"key":"c"' "$out"
+	kill -- -"$pid" 2>/dev/null || :	# the recipe's own process group
+	wait "$pid" 2>/dev/null || :
+	[ "$(grep -c '"key":"a"' "$out")" -eq 1 ] || { cat "$out"; false; }
+	[ "$(grep -c '"key":"b"' "$out")" -eq 1 ]
+	! grep -q nonce "$out"
+	# after make demo: the two ways the README gives, each of which works
+	grep -qF 'make install PREFIX=$HOME/.local' "$TOP/README"
+	grep -qF 'export PATH=$PWD:$PATH' "$TOP/README"
+	[ "$(cd "$TOP" && env -i PATH=/usr/bin:/bin bash -c 'export PATH=$PWD:$PATH; command -v arc-status')" = "$(cd "$TOP" && pwd)/arc-status" ]
+	make -s -C "$TOP" install PREFIX="$BATS_TEST_TMPDIR/home/.local" >/dev/null
+	[ -x "$BATS_TEST_TMPDIR/home/.local/bin/arc-status" ]
+}

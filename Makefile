@@ -140,7 +140,7 @@ demo: deps-demo $(COMMANDS)
 
 # A recorded Claude Code and Codex session played through the hook adapters.
 demo-hooks: deps-demo $(COMMANDS)
-	@PATH="$(CURDIR):$$PATH" examples/hooks-demo
+	@examples/hooks-demo
 
 # The hook fixtures and the adapters' outputs against the Claude Code and
 # Codex packages pinned in t/clients/ (npm, installed into t/clients/cache).

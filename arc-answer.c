@@ -247,7 +247,8 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 		goto done;
 	}
 	t->ap.quiet = o->human;
-	apply_one(&t->ap, "answer", 1, ev.p, ev.len - 1, false);
+	/* no file name and line: the answer came from the command line */
+	apply_one(&t->ap, NULL, 1, ev.p, ev.len - 1, false);
 	if (o->human)	/* the result line stays off the screen: the verdict */
 		t->ap.out.len = 0;
 	if (!applier_commit(&t->ap))
@@ -396,9 +397,10 @@ again:
 	choices = qn.found ? question_choices(&a, &qn.q) : NULL;
 	if (choice != NULL && (id = choice_given(choices, choice, &other)) ==
 	    NULL && other != 0) {
-		warnx("%s: ambiguous: one choice's number, and the id of "
-		    "choice %zu; give the id of the one meant", safe(&b, key),
-		    other);
+		warnx("%s: not answered: that is choice %lld by its number "
+		    "and choice %zu by its id; leave the answer out on a "
+		    "terminal to pick by number", safe(&b, key),
+		    strtonum(choice, 0, 999999, NULL), other);
 		if (o->human)
 			list_choices(choices);
 		status = EXIT_REJECTED;

@@ -67,7 +67,7 @@ static const char usage[] =
 "                 [--keep-history duration] [--keep-history-bytes bytes]\n"
 "       arc-apply [-j journal] --archive [--keep-history duration]\n"
 "                 [--keep-history-bytes bytes]\n"
-"       arc-apply -j journal --salvage new-journal\n"
+"       arc-apply [-j journal] --salvage new-journal\n"
 "       arc-apply [-q] [-j journal] --mirror [--route command] [file ...]\n"
 "\n"
 "Applies ARC events to the conditions in the journal: one result line\n"

@@ -75,7 +75,9 @@ static const char usage[] =
 "\n"
 "  -j journal  the journal to watch (default: $ARC_JOURNAL, else the usual)\n"
 "  -f config   the policy (default: $XDG_CONFIG_HOME/arc/notify.conf)\n"
-"  -n          check the config, print the rules as read, and exit\n";
+"  -n          check the config, print the rules as read, and exit\n"
+"  -h, --help  this text\n"
+"  -V, --version  the version\n";
 
 /* One condition that is active, as the follow stream last told it. */
 struct cond {
@@ -1248,6 +1250,11 @@ loop(struct notifier *nt, int fd)
 int
 main(int argc, char *argv[])
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct notifier		 nt = { 0 };
 	struct sigaction	 sa;
 	const char		*config = NULL;
@@ -1256,7 +1263,7 @@ main(int argc, char *argv[])
 	size_t			 i;
 	int			 ch, fd, st, rc;
 
-	while ((ch = getopt(argc, argv, "f:hj:nV")) != -1)
+	while ((ch = getopt_long(argc, argv, "f:hj:nV", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'f':
 			config = optarg;

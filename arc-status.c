@@ -426,6 +426,8 @@ static const char usage[] =
 "  --follow              the active conditions, then one line per change\n"
 "  --off-device          with --follow: only what the off-device setting\n"
 "                        lets leave the host (ARC_OFF_DEVICE, arc-web(8))\n"
+"  --no-cache            accepted and ignored, for old scripts: there is no\n"
+"                        cache; every run reads the journal\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 

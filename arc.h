@@ -173,6 +173,9 @@ int64_t	 rfc3339_ms_between(const char *, const char *);
  */
 int64_t	 parse_duration_ms(const char *);
 int64_t	 parse_duration(const char *);	/* whole seconds, rounded up */
+/* The same written back exactly ("1d12h", "1m1.5s"): out, or NULL. */
+#define ARC_DURATION_MAX 48
+char	*format_duration(int64_t, char *, size_t);
 
 /* ---- digests, nonces, identifiers (arcdigest.c) ---- */
 #define ARC_HEX_DIGEST 65

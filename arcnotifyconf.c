@@ -417,6 +417,7 @@ void
 conf_print(const struct conf *c, FILE *fp)
 {
 	const struct rule	*r;
+	char			 d[ARC_DURATION_MAX];
 	size_t			 i;
 
 	fprintf(fp, "# %s\n", c->path != NULL ? c->path : "the defaults");
@@ -432,10 +433,12 @@ conf_print(const struct conf *c, FILE *fp)
 		r = &c->rules[i];
 		fprintf(fp, "%s %s", r->notify ? "notify" : "ignore",
 		    sink_names[r->sink]);
-		if (r->delay_ms > 0)
-			fprintf(fp, " delay %.3gs", (double)r->delay_ms / 1000);
-		if (r->remind_ms > 0)
-			fprintf(fp, " remind %.3gs", (double)r->remind_ms / 1000);
+		if (r->delay_ms > 0 &&
+		    format_duration(r->delay_ms, d, sizeof(d)) != NULL)
+			fprintf(fp, " delay %s", d);
+		if (r->remind_ms > 0 &&
+		    format_duration(r->remind_ms, d, sizeof(d)) != NULL)
+			fprintf(fp, " remind %s", d);
 		if (r->question != -1)
 			fprintf(fp, r->question ? " question" : " notice");
 		if (r->kind != NULL)

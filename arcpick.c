@@ -450,6 +450,9 @@ person_pick(struct person *p, char **key)
 			qsort(it.v, it.n, sizeof(*it.v), by_urgency);
 		if (it.n == 0)
 			strlcpy(prompt, "q leaves: ", sizeof(prompt));
+		else if (it.n == 1)
+			strlcpy(prompt, "Pick 1 (Enter takes it, j1 jumps "
+			    "there, q leaves): ", sizeof(prompt));
 		else
 			snprintf(prompt, sizeof(prompt), "Pick 1-%zu (Enter "
 			    "takes 1, jN jumps there, q leaves): ", it.n);

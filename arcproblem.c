@@ -160,8 +160,10 @@ diag_problem(const char *name, uint64_t line, const struct problem *p)
 	struct buf b = { 0 };
 
 	buf_printf(&b, "%s: ", getprogname());
-	diag_safe(&b, name, strlen(name));
-	buf_printf(&b, ":%llu: ", (unsigned long long)line);
+	if (name != NULL) {	/* NULL: no file, as for a command-line answer */
+		diag_safe(&b, name, strlen(name));
+		buf_printf(&b, ":%llu: ", (unsigned long long)line);
+	}
 	if (p->path != NULL && p->path[0] != '\0') {	/* not the whole line */
 		diag_safe(&b, p->path, strlen(p->path));
 		buf_puts(&b, ": ");
@@ -206,9 +208,11 @@ diag_problems(const char *name, uint64_t line, const struct problems *pr)
 
 	for (i = 0; i < pr->n; i++)
 		diag_problem(name, line, &pr->list[i]);
-	if (pr->dropped)
+	if (pr->dropped && name != NULL)
 		warnx("%s:%llu: %zu more problems not shown", name,
 		    (unsigned long long)line, pr->dropped);
+	else if (pr->dropped)
+		warnx("%zu more problems not shown", pr->dropped);
 }
 
 void

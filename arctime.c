@@ -341,3 +341,52 @@ parse_duration(const char *s)
 
 	return ms < 0 ? -1 : ms / 1000 + (ms % 1000 != 0);
 }
+
+/*
+ * A duration written back as parse_duration_ms() reads it, exactly: units
+ * from the largest down, none that is zero, a rest below the second as a
+ * fraction of it ("1d12h", "1h30m", "1m1.5s", "0s").  Returns out, or
+ * NULL for a negative duration or an out too short.
+ */
+char *
+format_duration(int64_t ms, char *out, size_t len)
+{
+	static const struct { char unit; int64_t ms; } units[] = {
+		{ 'w', 604800000 }, { 'd', 86400000 }, { 'h', 3600000 },
+		{ 'm', 60000 },
+	};
+	size_t	 u, at = 0;
+	int	 n;
+	int64_t	 s;
+
+	if (ms < 0 || len == 0)
+		return NULL;
+	out[0] = '\0';
+	for (u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		if (ms < units[u].ms)
+			continue;
+		n = snprintf(out + at, len - at, "%lld%c",
+		    (long long)(ms / units[u].ms), units[u].unit);
+		if (n < 0 || (size_t)n >= len - at)
+			return NULL;
+		at += (size_t)n;
+		ms %= units[u].ms;
+	}
+	if (ms == 0 && at > 0)
+		return out;
+	s = ms / 1000, ms %= 1000;
+	if (ms == 0)
+		n = snprintf(out + at, len - at, "%llds", (long long)s);
+	else if (ms % 100 == 0)
+		n = snprintf(out + at, len - at, "%lld.%llds", (long long)s,
+		    (long long)(ms / 100));
+	else if (ms % 10 == 0)
+		n = snprintf(out + at, len - at, "%lld.%02llds", (long long)s,
+		    (long long)(ms / 10));
+	else
+		n = snprintf(out + at, len - at, "%lld.%03llds", (long long)s,
+		    (long long)ms);
+	if (n < 0 || (size_t)n >= len - at)
+		return NULL;
+	return out;
+}

@@ -43,6 +43,8 @@ setup_question() {
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer deploy maybe
 	[ "$status" -eq 1 ]
 	[ "$(field .error.code)" = invalid_answer ]
+	# no file name and line: the answer was given on the command line
+	[ "$stderr" = "arc-answer: /response/choice_id: choice_id is not one of the offered choices" ]
 	run --separate-stderr arc-answer nowhere allow
 	[ "$status" -eq 1 ]
 	[ "$(field .error.code)" = not_found ]
@@ -112,7 +114,7 @@ setup_question() {
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 1
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[ "$stderr" = "arc-answer: swap: ambiguous: one choice's number, and the id of choice 2; give the id of the one meant" ]
+	[ "$stderr" = "arc-answer: swap: not answered: that is choice 1 by its number and choice 2 by its id; leave the answer out on a terminal to pick by number" ]
 	[ "$(arc-status --show swap --json | jq -r .interaction.status)" = pending ]
 	# the third is both "3" by number and by id: one choice, no doubt
 	ARC_NOW=2026-08-26T01:17:00Z run --separate-stderr arc-answer swap 3

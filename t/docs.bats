@@ -83,6 +83,39 @@ words() {
 	done
 }
 
+@test "arc-notify, like every command: --help and -h print the usage, --version and -V the version" {
+	local h
+	for h in -h --help; do
+		run --separate-stderr arc-notify "$h"
+		[ "$status" -eq 0 ] || { echo "arc-notify $h: exit $status"; false; }
+		[[ "$output" == "usage: arc-notify "* ]]
+		[ -z "$stderr" ]
+	done
+	for h in -V --version; do
+		run --separate-stderr arc-notify "$h"
+		[ "$status" -eq 0 ] || { echo "arc-notify $h: exit $status"; false; }
+		[ "$output" = "$(arc-status --version | sed 's/^arc-status /arc-notify /')" ] ||
+		    { echo "arc-notify $h: $output"; false; }
+		[ -z "$stderr" ]
+	done
+	run --separate-stderr arc-notify --no-such-option
+	[ "$status" -eq 2 ]
+	[[ "${stderr_lines[1]}" == "usage: arc-notify "* ]]
+}
+
+@test "arc-status and arc-emit --help explain every option their pages give an item: it starts a line, with its default" {
+	local c o
+	for c in arc-status arc-emit; do
+		for o in $(grep -o '^\.It Fl -[a-z-]*' "$TOP/man/$c.1" | sed 's/.*Fl /-/' | sort -u); do
+			"$c" --help | grep -qE -- "^  (-[a-zA-Z], )?$o( |,|\$)" ||
+			    { echo "$c --help: $o has no line of its own"; false; }
+		done
+	done
+	# what an option does when it is not given, as the page says
+	arc-emit --help | grep -A1 -- '^  --session-id ' | grep -qF '$ARC_SESSION_ID'
+	arc-status --help | grep -A1 -- '^  --no-cache ' | grep -q 'no'
+}
+
 @test "every command: a usage error says what was wrong before the usage, on stderr, exit 2" {
 	local c
 	for c in $COMMANDS; do
@@ -142,4 +175,42 @@ words() {
 	run make -p -n -C "$TOP" demo
 	! grep -qE '^demo:.*(all|arc-notify)' <<<"$output"
 	grep -qE '^demo:.*arc-validate' <<<"$output"
+}
+
+@test "arc-apply --salvage: the usage, the page and the program agree that -j is optional (the usual journal)" {
+	arc-apply --help | grep -qxF '       arc-apply [-j journal] --salvage new-journal'
+	mandoc -Tascii "$TOP/man/arc-apply.1" | col -bx |
+	    grep -qE '^ +arc-apply \[-j journal\] --salvage new-journal$'
+	arc-emit --key k --kind information --message m | arc-apply >/dev/null
+	run --separate-stderr arc-apply --salvage "$BATS_TEST_TMPDIR/new"
+	[ "$status" -eq 0 ]
+	ARC_JOURNAL="$BATS_TEST_TMPDIR/new" run --separate-stderr arc-status --list
+	[ "$status" -eq 0 ]
+	[[ "$output" == k$'\t'* ]]
+}
+
+@test "the README's follow recipe: each change once, across a compaction, no nonce; and how to get the commands on PATH after make demo" {
+	local recipe out="$BATS_TEST_TMPDIR/follow"
+	recipe=$(grep -E '^  arc-status --follow \| jq ' "$TOP/README")
+	[ -n "$recipe" ]
+	! grep -qE '^  tail .*-F .*journal' "$TOP/README"
+	arc-apply <<<"$(information a)" >/dev/null
+	arc-apply <<<"$(created b)" >/dev/null
+	setsid bash -c "$recipe" >"$out" 2>/dev/null 3>&- &
+	local pid=$!
+	eventually grep -q '"key":"b"' "$out"
+	arc-apply --compact >/dev/null
+	arc-apply <<<"$(information c)" >/dev/null
+	eventually grep -q '"key":"c"' "$out"
+	kill -- -"$pid" 2>/dev/null || :	# the recipe's own process group
+	wait "$pid" 2>/dev/null || :
+	[ "$(grep -c '"key":"a"' "$out")" -eq 1 ] || { cat "$out"; false; }
+	[ "$(grep -c '"key":"b"' "$out")" -eq 1 ]
+	! grep -q nonce "$out"
+	# after make demo: the two ways the README gives, each of which works
+	grep -qF 'make install PREFIX=$HOME/.local' "$TOP/README"
+	grep -qF 'export PATH=$PWD:$PATH' "$TOP/README"
+	[ "$(cd "$TOP" && env -i PATH=/usr/bin:/bin bash -c 'export PATH=$PWD:$PATH; command -v arc-status')" = "$(cd "$TOP" && pwd)/arc-status" ]
+	make -s -C "$TOP" install PREFIX="$BATS_TEST_TMPDIR/home/.local" >/dev/null
+	[ -x "$BATS_TEST_TMPDIR/home/.local/bin/arc-status" ]
 }

@@ -51,3 +51,22 @@ takes() { # COMMAND... : exit status 2 means refused
 		! seconds "$d" >/dev/null || { echo "'$d' taken by the hook"; false; }
 	done
 }
+
+@test "arc-notify -n prints a duration exactly, in units it reads back the same (129600s and 130000s differ)" {
+	local c="$BATS_TEST_TMPDIR/notify.conf"
+	printf '%s\n' 'notify desktop delay 129600 remind 36h10m' \
+	    'notify tmux delay 130000s remind 1.5s' \
+	    'notify desktop delay 61.25s remind 7d' >"$c"
+	run --separate-stderr arc-notify -n -f "$c"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "notify desktop delay 1d12h remind 1d12h10m" ]
+	[ "${lines[2]}" = "notify tmux delay 1d12h6m40s remind 1.5s" ]
+	[ "${lines[3]}" = "notify desktop delay 1m1.25s remind 1w" ]
+	# What it prints is a policy that reads as the same rules.
+	printf '%s\n' "${lines[@]:1}" >"$c.again"
+	run --separate-stderr arc-notify -n -f "$c.again"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "notify desktop delay 1d12h remind 1d12h10m" ]
+	[ "${lines[2]}" = "notify tmux delay 1d12h6m40s remind 1.5s" ]
+	[ "${lines[3]}" = "notify desktop delay 1m1.25s remind 1w" ]
+}

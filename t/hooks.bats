@@ -869,13 +869,20 @@ Publish the crate to crates.io|allow,deny" ]
 	[[ "$output" == *'"answers":{'* ]]
 	# the commands it prints are whole: each key it answers is a key in
 	# full, as arc-status --list showed it, and each hook and payload exist
-	answers=$(sed -n 's/^   \$ arc-answer --source phone \([^ ]*\) [a-z0-9]*$/\1/p' <<<"$output")
+	answers=$(sed -n "s/^   \\$ arc-answer --source phone \\([^ ]*\\) [a-z0-9]* | jq -c '{status, choice: .interaction.response.choice_id}'\$/\\1/p" <<<"$output")
 	[ "$(wc -l <<<"$answers")" -eq 4 ]
 	[[ $(head -1 <<<"$answers") =~ ^claude-code:$SID:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
 	listed=$(sed -n 's/^   \([a-z-]*:[^	]*\)	.*/\1/p' <<<"$output")
 	for k in $answers; do
 		grep -qxF -- "$k" <<<"$listed" || { echo "printed $k, listed: $listed"; false; }
 	done
+	# what it prints is what it runs: each answer's line is followed by
+	# what that pipeline prints, and its setup lines, pasted into a shell
+	# that has none of the demo's environment, find this tree's commands
+	[ "$(grep -A1 -- '^   \$ arc-answer ' <<<"$output" | grep -c '^   {"status":200,"choice":"[a-z0-9]*"}$')" -eq 4 ]
+	setup=$(sed -n 's/^   \$ \(cd .*\|export .*\)$/\1/p' <<<"$output")
+	[ "$(wc -l <<<"$setup")" -eq 3 ]
+	[ "$(env -i PATH=/usr/bin:/bin bash -c "$setup; command -v arc-answer")" = "$(cd "$HOOKS/.." && pwd)/arc-answer" ]
 	run sed -n 's/^   \$ \(examples\/[a-z-]*\) <\([^ ]*\).*/\1 \2/p' <<<"$output"
 	[ "${#lines[@]}" -ge 8 ]
 	for l in "${lines[@]}"; do

@@ -130,7 +130,7 @@ state_of() {
 	    --choice $'allow:Allow\e]2;PWNED3\a' --choice $'deny:Deny\e[2K\r' \
 	    --expires-in 30m | arc-apply -q >/dev/null
 	send_line 'arc-answer'
-	waits_for 'Pick 1-1'
+	waits_for 'Pick 1 (Enter takes it'
 	[[ "$(screen)" == *'[critical] Safe title\x1b]0;PWNED-TITLE\x07\x1b]2;PWNED2\x07'* ]]
 	[[ "$(screen)" == *'\x1b[2Jcleared? \x1b]52;c;bGVha2Vk\x07 C1:\u009b2J'* ]]
 	keys Enter
@@ -276,7 +276,7 @@ state_of() {
 	[ "$rc" -eq 1 ]
 	[[ "$(scrollback)" == *$'(Ctrl-D leaves): \n$ echo "rc=$?"'* ]]
 	send_line 'arc-answer'
-	waits_for 'Pick 1-1'
+	waits_for 'Pick 1 (Enter takes it'
 	keys C-c
 	done_with
 	[ "$rc" -eq 130 ]
@@ -425,7 +425,7 @@ numbered() {
 	numbered swap
 	local tag; tag=$(arc-status --show swap --json | jq -r '.interaction.digest[0:16]')
 	send_line 'arc-answer'
-	waits_for 'Pick 1-1'
+	waits_for 'Pick 1 (Enter takes it'
 	[[ "$(screen)" == *"key swap - tag $tag"* ]]
 	keys 1 Enter
 	waits_for 'Answer 1-3'
@@ -484,7 +484,7 @@ readme_snippet() {
 	    >"$BATS_TEST_TMPDIR/m"
 	arc-apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
 	send_line 'arc-answer'
-	waits_for 'Pick 1-1'
+	waits_for 'Pick 1 (Enter takes it'
 	keys Enter
 	waits_for 'Answer 1-2'
 	keys 1 Enter
@@ -497,9 +497,9 @@ readme_snippet() {
 	    <"$BATS_TEST_TMPDIR/m" >/dev/null
 	send_line 'clear'
 	tmux -L "$SOCK" clear-history
-	[[ "$(scrollback)" != *"Pick 1-1"* ]]
+	[[ "$(scrollback)" != *"Pick 1 (Enter takes it"* ]]
 	send_line 'arc-answer'
-	waits_for 'Pick 1-1'
+	waits_for 'Pick 1 (Enter takes it'
 	keys Enter
 	waits_for 'Answer 1-2'
 	keys 1 Enter

@@ -37,21 +37,6 @@ takes() { # COMMAND... : exit status 2 means refused
 	[ "${stderr_lines[0]}" = "arc-mqtt: send: -w 10minutes: not a duration such as 90s, 10m, 2h, 1d, 1w or 1h30m" ]
 }
 
-@test "the hooks' ARC_HOOK_TIMEOUT takes the same durations (a wait of none is no wait: refused)" {
-	local hook="$BATS_TEST_DIRNAME/../examples/claude-code-hook" d
-	# the hook's own parser, as it stands in the hook
-	eval "$(sed -n '/^seconds() {/,/^}/p' "$hook")"
-	for d in "${ACCEPTED[@]}"; do
-		[ "$d" = 0s ] && continue
-		seconds "$d" >/dev/null || { echo "'$d' refused by the hook"; false; }
-	done
-	[ "$(seconds 1w2d)" = 777600 ]
-	[ "$(seconds 2.5)" = 3 ]
-	for d in "${REFUSED[@]}" 0 0s; do
-		! seconds "$d" >/dev/null || { echo "'$d' taken by the hook"; false; }
-	done
-}
-
 @test "arc-notify -n prints a duration exactly, in units it reads back the same (129600s and 130000s differ)" {
 	local c="$BATS_TEST_TMPDIR/notify.conf"
 	printf '%s\n' 'notify desktop delay 129600 remind 36h10m' \

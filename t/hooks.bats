@@ -665,7 +665,7 @@ One-time code" ]
 	for t in 10m:600 90s:90 2h:7200 1d:86400 45:45 30.5:31 bogus:300 0:300 -5:300; do
 		ARC_HOOK_TIMEOUT=${t%%:*} start claude/permission-bash
 		run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
-		[ "$(field '.interaction | (.expires_at | fromdateiso8601) - (.created_at | sub("\\.[0-9]+"; "") | fromdateiso8601) | . >= '"${t#*:}"' and . <= '"${t#*:}"' + 1)" = true ] ||
+		[ "$(field '.interaction | (.expires_at | fromdateiso8601) - (.created_at | sub("\\.[0-9]+"; "") | fromdateiso8601) | . >= '"${t#*:}"' and . <= '"${t#*:}"' + 1')" = true ] ||
 		    { echo "ARC_HOOK_TIMEOUT=${t%%:*}: $output"; false; }
 		finish
 		[ "$status" -eq 0 ]

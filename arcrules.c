@@ -681,8 +681,9 @@ answer(struct arena *a, const struct event *ev, const struct condition *c,
 
 /*
  * A replay returns the condition's records as they are now: a question
- * whose deadline has passed is expired, and recorded so (a consumer-made
- * change, as arc-wait records an expiry).
+ * whose deadline has passed is shown expired.  A replay changes nothing:
+ * the expiry is shown, not recorded (recorded, it would count as a
+ * change of the condition and hold it past its retention).
  */
 static void
 replay(const struct current *cur, const char *clock, const char *now,
@@ -690,7 +691,7 @@ replay(const struct current *cur, const char *clock, const char *now,
 {
 	res->status = 200;
 	res->replayed = true;
-	res->changed = rules_expire(cur, clock, now, ch);
+	(void)rules_expire(cur, clock, now, ch);
 }
 
 void

@@ -59,7 +59,7 @@ DEBS_SLOW  = $(DEBS_CHECK)
 DEBS_CLIENTS = $(DEBS_CHECK) npm
 DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
-DEBS_FUZZ  = $(DEBS_CORE) clang libclang-rt-14-dev
+DEBS_FUZZ  = $(DEBS_CORE) jq clang libclang-rt-14-dev
 DEBS_BENCH = $(DEBS_CHECK) libcjson-dev sqlite3 valgrind
 
 all: $(COMMANDS) arc-notify

@@ -7,7 +7,7 @@ compacted.  Each sequence has keys and senders of its own (s17.k1, s17.a),
 so the sequences of a batch cannot meet: each is compared with a model of
 its own.  A sequence is a list of abstract steps; an answer's digest and
 nonce ("right", "stale", "wrong") are filled in only when the step is sent,
-from what arc-apply showed before, as a responder would.
+taken from what arc-apply showed before, as a responder would.
 """
 
 import random

@@ -687,14 +687,14 @@ deploy_is() { [ "$(deploy_out)" = "$1" ]; }
 	! grep -qF -e SECRET -e "$nonce" -e "$digest" "$BROKER/results-devbox.out"
 	eventually retained_count devbox 0
 	halt agent-devbox
-	# title-only: not even the agent's name
+	# title-only: not who asks either (agent, project, session)
 	arc-emit --key deploy --kind permission --title "Run a command?" \
 	    --message "SECRET again" --sender-name "Claude" --cwd /home/ann/secret-project \
 	    --choice allow:Allow \
 	    --choice deny:Deny --expires-in 1h | arc-apply -q -j "$DEVBOX" >/dev/null
 	echo title-only >"$DEVDIR/off-device"
 	agent devbox "$DEVBOX"
-	eventually deploy_is '["Run a command?",null,"secret-project",null,null]'
+	eventually deploy_is '["Run a command?",null,null,null,null]'
 	halt agent-devbox
 	# everything (the default: no setting): the question whole, answered from the mirror
 	rm "$DEVDIR/off-device"

@@ -379,7 +379,7 @@ decompress(const struct segment *s, const char *map, size_t len, int out)
 		}
 		/* Its first bytes are a journal's, before more is written. */
 		if (written < LOG_MAGIC_LEN && o.pos > 0 &&
-		    memcmp(buf, LOG_MAGIC + written, o.pos < LOG_MAGIC_LEN - written ?
+		    memcmp(buf, &LOG_MAGIC[written], o.pos < LOG_MAGIC_LEN - written ?
 		    o.pos : LOG_MAGIC_LEN - written) != 0) {
 			why = "not a journal inside";
 			break;

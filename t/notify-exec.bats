@@ -41,7 +41,7 @@ exec_ask() { # KEY [arc-emit options]
 	local key=$1
 	shift
 	arc-emit --key "$key" --kind permission --title "Deploy?" \
-	    --message $'$ npm run deploy\nthen \u202edone' --sender-name claude \
+	    --message $'$ npm run deploy\nthen \xe2\x80\xaedone' --sender-name claude \
 	    --sender-id acme-payroll-agent --project payroll --choice allow:Allow \
 	    --choice 'always:Always allow:Bash(npm run deploy\:*) in this project, for you' \
 	    --choice deny:Deny --expires-in 1h "$@" | arc-apply -q >/dev/null

@@ -364,11 +364,11 @@ bus_name_of() { # PID
 	[[ "$body" == *'1) &lt;u&gt;Yes&lt;/u&gt; &amp; go'* ]]
 	[[ "$body" != *'<i>'* ]]
 	# controls and bidi overrides never reach the desktop
-	arc-emit --key evil2 --kind permission --title $'A\e[2J\u202eB' \
-	    --message $'x\u202ey\a' --choice $'ok:O\u2066K' --choice no:No \
+	arc-emit --key evil2 --kind permission --title $'A\e[2J\xe2\x80\xaeB' \
+	    --message $'x\xe2\x80\xaey\a' --choice $'ok:O\xe2\x81\xa6K' --choice no:No \
 	    --expires-in 1h | arc-apply >/dev/null
 	eventually notifies 2
-	! grep -qP '\x1b|\x{202e}|\x{2066}|\x07' "$(N)/bus.log"
+	rc=0; LC_ALL=C grep -qP '\x1b|\xe2\x80\xae|\xe2\x81\xa6|\x07' "$(N)/bus.log" || rc=$?; [ "$rc" -eq 1 ]
 	# shown escaped, as the terminal shows them (the one rule, arcview.c)
 	grep -qF ': A\x1b[2J\u202eB"' "$(N)/bus.log"
 	grep -qF 'string "O\u2066K"' "$(N)/bus.log"

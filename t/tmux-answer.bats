@@ -126,7 +126,7 @@ state_of() {
 	waits_for MARKER
 	arc-emit --key evil --kind permission --priority critical \
 	    --title $'Safe title\e]0;PWNED-TITLE\a\e]2;PWNED2\a' \
-	    --message $'\e[2Jcleared? \e]52;c;bGVha2Vk\a C1:\u009b2J bidi:\u202eevil\u202c zw:a\u200bb' \
+	    --message $'\e[2Jcleared? \e]52;c;bGVha2Vk\a C1:\xc2\x9b2J bidi:\xe2\x80\xaeevil\xe2\x80\xac zw:a\xe2\x80\x8bb' \
 	    --choice $'allow:Allow\e]2;PWNED3\a' --choice $'deny:Deny\e[2K\r' \
 	    --expires-in 30m | arc-apply -q >/dev/null
 	send_line 'arc-answer'

@@ -41,7 +41,7 @@ view_ask() { # KEY TITLE MESSAGE [arc-emit options...]
 }
 
 @test "view: bidi overrides, isolates, zero-width and C0/C1 controls are shown escaped, in --show and --list alike" {
-	title=$'a\u202eb\u2066c\u200bd\u00ade\x1bf\u0085g'
+	title=$'a\xe2\x80\xaeb\xe2\x81\xa6c\xe2\x80\x8bd\xc2\xade\x1bf\xc2\x85g'
 	view_ask k "$title" "m"
 	want='a\u202eb\u2066c\u200bd\u00ade\x1bf\u0085g'
 	run arc-status --show k
@@ -52,7 +52,7 @@ view_ask() { # KEY TITLE MESSAGE [arc-emit options...]
 
 @test "view: a choice's detail (the rule an \"Always allow\" adds) is shown, escaped like the rest" {
 	arc-emit --key k --kind permission --title T --message M --choice allow:Allow \
-	    --choice $'always:Always allow:Bash(npm run deploy\\:*) in this project, for you\u202e' \
+	    --choice $'always:Always allow:Bash(npm run deploy\\:*) in this project, for you\xe2\x80\xae' \
 	    --choice deny:Deny --expires-in 1h | arc-apply -q >/dev/null
 	run arc-status --show k
 	grep -qxF '          2) Always allow (always): Bash(npm run deploy:*) in this project, for you\u202e' <<<"$output"

@@ -8,7 +8,7 @@ CFLAGS	?= -O2 -g
 WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wvla
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
-LDLIBS	+= -lbsd -lmd -lzstd
+LDLIBS	+= -lbsd -lmd -lzstd -lm
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web
 # arc-notify is a binary of its own: it alone links libsystemd (sd-bus).
@@ -21,9 +21,9 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arcdelivery.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
 	   arcstate.o \
-	   arcproblem.o arcvalidate.o arcrecord.o arcbuf.o arcjson.o arctime.o \
+	   arcproblem.o arcvalidate.o arcrecord.o arcevent.o arcbuf.o arcjson.o arctime.o \
 	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o
-HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h \
+HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \

@@ -16,6 +16,7 @@
 #include "arcvalidate.h"
 #include "arccmd.h"
 #include "arcwords.h"
+#include "arcevent.h"
 
 #define CHOICES_MAX 32	/* more than ARC allows, so that the rule says no */
 
@@ -77,18 +78,6 @@ option_for(const char *path)
 	return NULL;
 }
 
-static void
-member(struct buf *b, bool *first, const char *name, const char *value)
-{
-	if (value == NULL)
-		return;
-	buf_puts(b, *first ? "" : ",");
-	*first = false;
-	buf_json_cstr(b, name);
-	buf_putc(b, ':');
-	buf_json_cstr(b, value);
-}
-
 static const char *
 full_type(const char *t)
 {
@@ -118,83 +107,64 @@ choice_part(const char *s, struct buf *part, bool last)
 	return s;
 }
 
+/*
+ * The choice spec ID[:LABEL[:DETAIL]] into c, its texts kept in parts[3]
+ * (the label is the id when there is none).
+ */
 static void
-choice_json(struct buf *b, const char *spec)
+choice_of(const char *spec, struct buf parts[3], struct event_choice *c)
 {
-	struct buf	 id = { 0 }, label = { 0 }, detail = { 0 };
-	const char	*s = choice_part(spec, &id, false);
+	const char	*s = choice_part(spec, &parts[0], false);
 	bool		 has_label = *s == ':', has_detail = false;
 
 	if (has_label) {
-		s = choice_part(s + 1, &label, false);
+		s = choice_part(s + 1, &parts[1], false);
 		if ((has_detail = *s == ':'))
-			(void)choice_part(s + 1, &detail, true);
+			(void)choice_part(s + 1, &parts[2], true);
 	}
-	buf_puts(b, "{\"id\":");
-	buf_json_str(b, id.p != NULL ? id.p : "", id.len);
-	buf_puts(b, ",\"label\":");
-	if (has_label)
-		buf_json_str(b, label.p != NULL ? label.p : "", label.len);
-	else
-		buf_json_str(b, id.p != NULL ? id.p : "", id.len);
-	if (has_detail) {
-		buf_puts(b, ",\"detail\":");
-		buf_json_str(b, detail.p != NULL ? detail.p : "", detail.len);
-	}
-	buf_putc(b, '}');
-	buf_free(&id);
-	buf_free(&label);
-	buf_free(&detail);
+	for (size_t i = 0; i < 3; i++)
+		buf_putc(&parts[i], '\0');
+	c->id = parts[0].p;
+	c->label = has_label ? parts[1].p : parts[0].p;
+	c->detail = has_detail ? parts[2].p : NULL;
 }
 
 static bool
 build(struct buf *b, const struct emit *o)
 {
-	char		 event_id[40], expires[64], cwd[PATH_MAX];
-	bool		 first = true, asks;
-	const char	*type = full_type(o->type), *rkind = o->response_kind;
-	size_t		 i;
+	char			 expires[64];
+	bool			 first, ok = true;
+	const char		*type = full_type(o->type);
+	const char		*rkind = o->response_kind;
+	struct buf		 parts[CHOICES_MAX][3];
+	struct event_choice	 choices[CHOICES_MAX];
+	const struct event_head	 head = {
+		.type = type, .event_id = o->event_id,
+		.sender_id = o->sender_id, .sender_name = o->sender_name,
+		.sender_version = o->sender_version,
+		.instance_id = o->instance_id, .session_id = o->session_id,
+		.correlation_id = o->correlation_id, .project = o->project,
+		.cwd = o->cwd, .turn_id = o->turn_id,
+		.native_request_id = o->native_request_id, .pid = o->pid,
+	};
+	const struct event_tail	 tail = {
+		.notification_type = o->notification_type,
+		.tmux_pane = o->tmux_pane, .tmux_socket = o->tmux_socket,
+	};
+	size_t			 i;
 
-	if (o->event_id == NULL)
-		mint_id("evt_", event_id, sizeof(event_id));
-	buf_puts(b, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(b, o->event_id ? o->event_id : event_id);
-	buf_puts(b, ",\"event_type\":");
-	buf_json_cstr(b, type);
-	buf_puts(b, ",\"occurred_at\":");
-	buf_json_cstr(b, arc_now());
-	buf_puts(b, ",\"sender\":{");
-	member(b, &first, "id", o->sender_id);
-	member(b, &first, "name", o->sender_name);
-	member(b, &first, "version", o->sender_version);
-	member(b, &first, "instance_id", o->instance_id);
-	buf_puts(b, "},\"context\":{");
-	first = true;
-	member(b, &first, "session_id", o->session_id);
-	member(b, &first, "correlation_id", o->correlation_id);
-	member(b, &first, "project", o->project);
-	member(b, &first, "cwd", o->cwd ? o->cwd :
-	    getcwd(cwd, sizeof(cwd)));
-	member(b, &first, "turn_id", o->turn_id);
-	member(b, &first, "native_request_id", o->native_request_id);
-	if (o->pid != NULL) {
-		buf_puts(b, first ? "\"pid\":" : ",\"pid\":");
-		buf_puts(b, o->pid);	/* digits only: checked by the option */
-	}
-	buf_puts(b, "},\"request\":{");
-	first = true;
-	member(b, &first, "key", o->key);
+	event_open(b, &head, &first);
+	event_member(b, &first, "key", o->key);
 	if (strcmp(type, "request.resolved") == 0) {
-		member(b, &first, "outcome", o->outcome);
+		event_member(b, &first, "outcome", o->outcome);
 	} else {
-		member(b, &first, "kind", o->kind);
-		member(b, &first, "title", o->title);
-		member(b, &first, "message", o->message);
-		member(b, &first, "priority", o->priority);
-		member(b, &first, "outcome", o->outcome);
+		event_member(b, &first, "kind", o->kind);
+		event_member(b, &first, "title", o->title);
+		event_member(b, &first, "message", o->message);
+		event_member(b, &first, "priority", o->priority);
+		event_member(b, &first, "outcome", o->outcome);
 	}
-	asks = rkind != NULL || o->nchoices > 0 || o->text_max != NULL;
-	if (asks) {
+	if (rkind != NULL || o->nchoices > 0 || o->text_max != NULL) {
 		if (rkind == NULL)
 			rkind = o->nchoices == 0 ? "text" : o->kind != NULL &&
 			    strcmp(o->kind, "permission") == 0 ? "permission" :
@@ -204,48 +174,20 @@ build(struct buf *b, const struct emit *o)
 		else if (!rfc3339_after(arc_now(), parse_duration(
 		    o->expires_in ? o->expires_in : "10m"), expires,
 		    sizeof(expires)))
-			return false;
-		buf_puts(b, first ? "" : ",");
-		buf_puts(b, "\"response\":{\"kind\":");
-		buf_json_cstr(b, rkind);
-		if (o->nchoices > 0) {
-			buf_puts(b, ",\"choices\":[");
-			for (i = 0; i < o->nchoices; i++) {
-				if (i)
-					buf_putc(b, ',');
-				choice_json(b, o->choice[i]);
-			}
-			buf_putc(b, ']');
-		}
-		if (o->text_max != NULL) {
-			buf_puts(b, ",\"text_max_length\":");
-			buf_puts(b, o->text_max);	/* digits only */
-		}
-		buf_puts(b, ",\"expires_at\":");
-		buf_json_cstr(b, expires);
-		buf_putc(b, '}');
+			ok = false;
+		memset(parts, 0, sizeof(parts));
+		for (i = 0; ok && i < o->nchoices; i++)
+			choice_of(o->choice[i], parts[i], &choices[i]);
+		if (ok)
+			event_response(b, &first, rkind, choices, o->nchoices,
+			    o->text_max, expires);
+		for (i = 0; i < o->nchoices; i++)
+			for (size_t k = 0; k < 3; k++)
+				buf_free(&parts[i][k]);
 	}
-	buf_putc(b, '}');
-	if (o->notification_type != NULL || o->tmux_pane != NULL) {
-		buf_puts(b, ",\"extensions\":{");
-		if (o->notification_type != NULL) {
-			buf_puts(b, "\"x-agentnotify\":{\"notification_type\":");
-			buf_json_cstr(b, o->notification_type);
-			buf_putc(b, '}');
-		}
-		if (o->tmux_pane != NULL) {
-			if (o->notification_type != NULL)
-				buf_putc(b, ',');
-			buf_puts(b, "\"x-arc\":{\"tmux_pane\":");
-			buf_json_cstr(b, o->tmux_pane);
-			buf_puts(b, ",\"tmux_socket\":");
-			buf_json_cstr(b, o->tmux_socket);
-			buf_putc(b, '}');
-		}
-		buf_putc(b, '}');
-	}
-	buf_putc(b, '}');
-	return true;
+	if (ok)
+		event_close(b, &tail);
+	return ok;
 }
 
 static const char usage[] =

@@ -361,18 +361,6 @@ at_origin(const char *origin)
 	    (o == NULL || strcasecmp(o, origin) == 0);
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A form's value, decoded; NULL when it is not well formed. */
 static char *
 form_decode(const char *s, size_t n)
@@ -387,8 +375,8 @@ form_decode(const char *s, size_t n)
 		if (s[i] == '+')
 			*o++ = ' ';
 		else if (s[i] == '%') {
-			if (i + 2 >= n || (h = hexval(s[i + 1])) < 0 ||
-			    (l = hexval(s[i + 2])) < 0) {
+			if (i + 2 >= n || (h = hex_digit(s[i + 1])) < 0 ||
+			    (l = hex_digit(s[i + 2])) < 0) {
 				free(out);
 				return NULL;
 			}

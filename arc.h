@@ -92,6 +92,7 @@ struct sv	 sv_buf(struct arena *, const struct buf *);
 bool		 is_hex(struct sv, size_t);	/* n lowercase hex digits */
 bool		 hex_decode(struct sv, uint8_t *, size_t);
 void		 hex_bytes(const char *, uint8_t *, size_t);	/* checked */
+int		 hex_digit(int);	/* either case; -1: not a digit */
 char		*xstrndup(const char *, size_t);	/* never NULL */
 
 /* ---- JSON values (arcjson.c) ---- */

@@ -45,18 +45,6 @@ json_ws(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static int
-hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool
 acp_name_is(const char *raw, size_t n, const char *name)
 {
@@ -84,7 +72,7 @@ acp_name_is(const char *raw, size_t n, const char *name)
 				if (end - p < 4)
 					return false;
 				for (c = 0, i = 0; i < 4; i++) {
-					if ((h = hexval(p[i])) < 0)
+					if ((h = hex_digit(p[i])) < 0)
 						return false;
 					c = c * 16 + (unsigned)h;
 				}

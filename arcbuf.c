@@ -263,6 +263,18 @@ static const uint8_t hex_value[256] = {
 	['a'] = 11, 12, 13, 14, 15, 16,
 };
 
+int
+hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Lowercase hex, already checked by is_hex. */
 void
 hex_bytes(const char *hex, uint8_t *out, size_t n)

@@ -128,6 +128,10 @@ hook_json(struct buf *b, const struct jval *v, bool sorted)
 	const struct jmember	**m;
 	size_t			  i;
 
+	if (v == NULL) {	/* a member that is not there, as jq's null */
+		buf_puts(b, "null");
+		return;
+	}
 	switch (v->type) {
 	case J_NULL: buf_puts(b, "null"); return;
 	case J_FALSE: buf_puts(b, "false"); return;
@@ -451,97 +455,51 @@ hook_project(struct arena *a, const char *cwd)
 	return cwd[0] == '/' ? "/" : "";
 }
 
-/* ---- the events, as arc-emit builds them ---- */
+/* ---- the events, as arc-emit builds them (arcevent.h) ---- */
 
 static void
-member(struct buf *b, bool *first, const char *name, const char *value)
+head(struct buf *b, const struct hook_who *w, const char *type, bool *first)
 {
-	if (value == NULL)
-		return;
-	buf_puts(b, *first ? "" : ",");
-	*first = false;
-	buf_json_cstr(b, name);
-	buf_putc(b, ':');
-	buf_json_cstr(b, value);
-}
+	const struct event_head	 h = {
+		.type = type, .sender_id = w->client, .sender_name = w->name,
+		.session_id = w->session, .project = w->project, .cwd = w->cwd,
+		.turn_id = w->turn,
+	};
 
-static void
-head(struct buf *b, const struct hook_who *w, const char *type)
-{
-	char		 id[40], cwd[PATH_MAX];
-	bool		 first = true;
-
-	mint_id("evt_", id, sizeof(id));
-	buf_puts(b, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(b, id);
-	buf_puts(b, ",\"event_type\":");
-	buf_json_cstr(b, type);
-	buf_puts(b, ",\"occurred_at\":");
-	buf_json_cstr(b, arc_now());
-	buf_puts(b, ",\"sender\":{");
-	member(b, &first, "id", w->client);
-	member(b, &first, "name", w->name);
-	buf_puts(b, "},\"context\":{");
-	first = true;
-	member(b, &first, "session_id", w->session);
-	member(b, &first, "project", w->project);
-	member(b, &first, "cwd", w->cwd ? w->cwd : getcwd(cwd, sizeof(cwd)));
-	member(b, &first, "turn_id", w->turn);
-	buf_puts(b, "},\"request\":{");
+	event_open(b, &h, first);
 }
 
 static void
 tail(struct buf *b, const struct hook_who *w)
 {
-	buf_putc(b, '}');
-	if (w->tmux_pane != NULL && w->tmux_socket != NULL) {
-		buf_puts(b, ",\"extensions\":{\"x-arc\":{\"tmux_pane\":");
-		buf_json_cstr(b, w->tmux_pane);
-		buf_puts(b, ",\"tmux_socket\":");
-		buf_json_cstr(b, w->tmux_socket);
-		buf_puts(b, "}}");
-	}
-	buf_putc(b, '}');
+	const struct event_tail	 t = {
+		.tmux_pane = w->tmux_pane, .tmux_socket = w->tmux_socket,
+	};
+
+	event_close(b, &t);
 }
 
 void
 hook_event(struct buf *b, const struct hook_who *w, const struct hook_req *r,
     const char *expires)
 {
-	bool	 first = true;
-	size_t	 i;
+	char	 text_max[24];
+	bool	 first;
 
-	head(b, w, "request.created");
-	member(b, &first, "key", r->key);
-	member(b, &first, "kind", r->kind);
-	member(b, &first, "title", r->title);
-	member(b, &first, "message", r->message);
-	member(b, &first, "priority", r->priority);
+	head(b, w, "request.created", &first);
+	event_member(b, &first, "key", r->key);
+	event_member(b, &first, "kind", r->kind);
+	event_member(b, &first, "title", r->title);
+	event_member(b, &first, "message", r->message);
+	event_member(b, &first, "priority", r->priority);
 	if (r->nchoices > 0 || r->text_max >= 0) {
-		buf_puts(b, ",\"response\":{\"kind\":");
-		buf_json_cstr(b, r->nchoices == 0 ? "text" :
-		    strcmp(r->kind, "permission") == 0 ? "permission" :
-		    "single_choice");
-		if (r->nchoices > 0) {
-			buf_puts(b, ",\"choices\":[");
-			for (i = 0; i < r->nchoices; i++) {
-				buf_puts(b, i ? ",{\"id\":" : "{\"id\":");
-				buf_json_cstr(b, r->choice[i].id);
-				buf_puts(b, ",\"label\":");
-				buf_json_cstr(b, r->choice[i].label);
-				if (r->choice[i].detail != NULL) {
-					buf_puts(b, ",\"detail\":");
-					buf_json_cstr(b, r->choice[i].detail);
-				}
-				buf_putc(b, '}');
-			}
-			buf_putc(b, ']');
-		}
 		if (r->text_max >= 0)
-			buf_printf(b, ",\"text_max_length\":%ld", r->text_max);
-		buf_puts(b, ",\"expires_at\":");
-		buf_json_cstr(b, expires);
-		buf_putc(b, '}');
+			(void)snprintf(text_max, sizeof(text_max), "%ld",
+			    r->text_max);
+		event_response(b, &first, r->nchoices == 0 ? "text" :
+		    strcmp(r->kind, "permission") == 0 ? "permission" :
+		    "single_choice", r->choice, r->nchoices,
+		    r->text_max >= 0 ? text_max : NULL, expires);
 	}
 	tail(b, w);
 }
@@ -550,10 +508,10 @@ void
 hook_resolved(struct buf *b, const struct hook_who *w, const char *key,
     const char *outcome)
 {
-	bool first = true;
+	bool	 first;
 
-	head(b, w, "request.resolved");
-	member(b, &first, "key", key);
-	member(b, &first, "outcome", outcome);
+	head(b, w, "request.resolved", &first);
+	event_member(b, &first, "key", key);
+	event_member(b, &first, "outcome", outcome);
 	tail(b, w);
 }

@@ -8,20 +8,17 @@
 #define ARCHOOK_H
 
 #include "arc.h"
+#include "arcevent.h"
 
 #define HOOK_REQS_MAX	16	/* questions opened by one call */
 #define HOOK_CHOICES_MAX 12	/* ARC's most */
 #define HOOK_RESOLVE_MAX 4
 
-struct hook_choice {
-	const char	*id, *label, *detail;	/* detail: NULL for none */
-};
-
 /* One request to open: a notice, or a question when it has a response. */
 struct hook_req {
 	const char		*key, *kind, *priority;	/* priority: NULL */
 	const char		*title, *message;
-	struct hook_choice	 choice[HOOK_CHOICES_MAX];
+	struct event_choice	 choice[HOOK_CHOICES_MAX];	/* arcevent.h */
 	size_t			 nchoices;
 	long			 text_max;	/* a text answer; -1: none */
 	const char		*field;	/* the elicitation's field, or NULL */
@@ -73,7 +70,7 @@ size_t		 hook_length(const char *);	/* in characters */
 const char	*hook_printf(struct arena *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 /* A value as jq 1.6's tojson writes it; sorted: its keys sorted (canon). */
-void		 hook_json(struct buf *, const struct jval *, bool sorted);
+void		 hook_json(struct buf *, const struct jval *, bool sorted);	/* NULL: null */
 /* The start of the SHA-256 of s, 16 hex digits. */
 const char	*hook_sha16(struct arena *, const char *);
 /* s if it is 1 to max of [A-Za-z0-9._-] and no hash; else its hook_sha16. */

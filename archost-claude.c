@@ -59,10 +59,7 @@ canon(struct map *m, const struct jval *v)
 	struct buf	 b = { 0 };
 	const char	*s;
 
-	if (v == NULL)
-		buf_puts(&b, "null");
-	else
-		hook_json(&b, v, true);
+	hook_json(&b, v, true);
 	s = hook_printf(m->a, "%s", b.p);
 	buf_free(&b);
 	return s;
@@ -112,15 +109,10 @@ call_of(struct map *m)
 		o.members = kept;
 		o.n = n;
 		hook_json(&b, &o, true);
-	} else if (in != NULL) {
-		hook_json(&b, in, true);
 	} else
-		buf_puts(&b, "null");
+		hook_json(&b, in, true);
 	buf_puts(&b, ",\"tool_name\":");
-	if (name != NULL)
-		hook_json(&b, name, true);
-	else
-		buf_puts(&b, "null");
+	hook_json(&b, name, true);
 	buf_putc(&b, '}');
 	s = hook_sha16(m->a, b.p);
 	buf_free(&b);
@@ -140,10 +132,7 @@ elicit_of(struct map *m)
 	for (i = 0; i < 3; i++) {
 		const struct jval *v = json_get(m->p, names[i]);
 		buf_printf(&b, "%s\"%s\":", i ? "," : "", names[i]);
-		if (v != NULL)
-			hook_json(&b, v, true);
-		else
-			buf_puts(&b, "null");
+		hook_json(&b, v, true);
 	}
 	buf_putc(&b, '}');
 	s = hook_sha16(m->a, b.p);

@@ -339,7 +339,9 @@ view_build(struct view *v, struct arena *a, struct sv key,
 		/* the question's message is what its digest covers */
 		message = q.f[I_PROMPT].p != NULL || v->withheld ?
 		    q.f[I_PROMPT] : message;
-		question_tag(v->tag, q_in);
+		/* a withheld question leaves no part of its digest */
+		if (!v->withheld)
+			question_tag(v->tag, q_in);
 		kind = sv_cstr_of(a, q.f[I_KIND]);
 		v->answer_kind = strcmp(kind, "permission") == 0 ?
 		    "permission" : strcmp(kind, "single_choice") == 0 ?

@@ -747,6 +747,12 @@ deliver(struct notifier *nt, struct cond *c)
 			}
 		} else
 			w = INT64_MAX;
+		/* a refusal just now: woken for its retry, not by chance */
+		if (c->desk_try.why[0] != '\0' && !c->desk_try.gave_up &&
+		    c->desk_try.retry_at != 0 &&
+		    c->desk_try.retry_at - now_ms() < w)
+			w = c->desk_try.retry_at - now_ms() > 0 ?
+			    c->desk_try.retry_at - now_ms() : 1;
 		if (w < wait)
 			wait = w;
 	} else if (c->nid != 0) {	/* the policy no longer wants it */

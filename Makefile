@@ -118,7 +118,7 @@ check: deps-check all test-helpers
 # power-loss shim (LD_PRELOAD) and the bit flipper.  t/run-tests builds
 # them too (make test-helpers) when they are missing or older than their
 # source.
-TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip t/notify/forge
+TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip t/notify/forge t/notify/refuse
 test-helpers: $(TEST_HELPERS)
 
 t/powerloss/shim.so: t/powerloss/shim.c
@@ -130,6 +130,9 @@ t/powerloss/flip: t/powerloss/flip.c
 # a peer on the session bus that forges the notification server's signals
 t/notify/forge: t/notify/forge.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ t/notify/forge.c -lsystemd
+# a notification server that refuses every Notify call with a D-Bus error
+t/notify/refuse: t/notify/refuse.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -o $@ t/notify/refuse.c -lsystemd
 
 lint-man:
 	mandoc -Tlint -Wwarning $(MAN1) $(MAN5) $(MAN7) $(MAN8)

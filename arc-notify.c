@@ -578,6 +578,7 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		goto fail;
 	/* Buttons only for a question shown whole here (view_answerable). */
 	if (c->question && view_answerable(v))
+		/* not shown: the record's choices give the ids answers name */
 		choices = json_get(c->i, "choices");
 	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
 	    k < choices->n && k < ACTIONS_MAX && k < v->nchoices; k++) {
@@ -667,6 +668,7 @@ desktop_close(struct notifier *nt, uint32_t id)
 /*
  * What the rules match, read once per record (in its arena): the loop
  * judges every condition at each wake, and must not allocate each time.
+ * Not shown: what a person sees is the view (c->view), never these.
  */
 static void
 describe(struct cond *c)
@@ -677,11 +679,11 @@ describe(struct cond *c)
 	s->question = c->question;
 	s->kind = str_of(&c->arena, c->n, "kind");
 	s->priority = str_of(&c->arena, c->n, "priority");
-	s->agent = str_of(&c->arena, c->n, "agent_name");
+	s->agent = str_of(&c->arena, c->n, "agent_name");	/* not shown */
 	if (s->agent == NULL)
 		s->agent = str_of(&c->arena, c->n, "agent");
-	s->project = str_of(&c->arena, c->n, "project");
-	s->session = str_of(&c->arena, c->n, "session_id");
+	s->project = str_of(&c->arena, c->n, "project");	/* not shown */
+	s->session = str_of(&c->arena, c->n, "session_id");	/* not shown */
 }
 
 /*
@@ -745,6 +747,12 @@ deliver(struct notifier *nt, struct cond *c)
 			}
 		} else
 			w = INT64_MAX;
+		/* a refusal just now: woken for its retry, not by chance */
+		if (c->desk_try.why[0] != '\0' && !c->desk_try.gave_up &&
+		    c->desk_try.retry_at != 0 &&
+		    c->desk_try.retry_at - now_ms() < w)
+			w = c->desk_try.retry_at - now_ms() > 0 ?
+			    c->desk_try.retry_at - now_ms() : 1;
 		if (w < wait)
 			wait = w;
 	} else if (c->nid != 0) {	/* the policy no longer wants it */
@@ -954,6 +962,7 @@ follow_start(struct notifier *nt, int *fd)
 static void
 answer(struct notifier *nt, struct cond *c, const char *tag, size_t k)
 {
+	/* not shown: the ids an answer names */
 	const struct jval	*choices = json_get(c->i, "choices");
 	const char		*arg;
 	char			*argv[12], num[24];

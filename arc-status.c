@@ -75,6 +75,24 @@ notification_of(struct survey *s, const struct item *it, struct rec *r)
 	return r;
 }
 
+/*
+ * What a person is shown of the item (arcview.c), its records read into
+ * the survey's arena: every text a line or the list shows is the view's.
+ */
+static const struct view *
+view_of(struct survey *s, const struct item *it, struct view *v)
+{
+	struct rec	 n, q;
+	bool		 has_q;
+
+	has_q = it->c->interaction.len != 0 && journal_rec(s->j, &s->arena,
+	    it->c, true, &q) != NULL;
+	(void)notification_of(s, it, &n);
+	view_build(v, &s->arena, sv_str(it->c->key), &n, has_q ? &q : NULL,
+	    has_q ? it->qs : Q_NONE, NULL);
+	return v;
+}
+
 /* An instant of a record in seconds, or 0 when it has none. */
 static int64_t
 seconds_of_sv(struct arena *a, struct sv v)
@@ -228,18 +246,26 @@ next_item(struct survey *s)
 }
 
 /* Producer text for a status line; for tmux, '#' doubled to stay text. */
+/* Safe text on the line: tmux reads # as a format, so it is doubled. */
+static void
+bar_safe(struct buf *b, struct sv v, bool tmux)
+{
+	size_t	 i;
+
+	for (i = 0; v.p != NULL && i < v.n; i++) {
+		if (tmux && v.p[i] == '#')
+			buf_putc(b, '#');
+		buf_putc(b, v.p[i]);
+	}
+}
+
 static void
 bar_text(struct buf *b, struct sv v, bool tmux)
 {
 	struct buf	 t = { 0 };
-	size_t		 i;
 
 	show_sv(&t, v);
-	for (i = 0; i < t.len; i++) {
-		if (tmux && t.p[i] == '#')
-			buf_putc(b, '#');
-		buf_putc(b, t.p[i]);
-	}
+	bar_safe(b, (struct sv){ t.p, t.len }, tmux);
 	buf_free(&t);
 }
 
@@ -262,7 +288,7 @@ static void
 print_format(struct buf *b, const char *fmt, struct survey *s, bool tmux)
 {
 	struct item	*next = next_item(s);
-	struct rec	 n;
+	struct view	 v;
 	char		 left[32];
 
 	for (; *fmt != '\0'; fmt++) {
@@ -293,8 +319,7 @@ print_format(struct buf *b, const char *fmt, struct survey *s, bool tmux)
 			break;
 		case 't':
 			if (next != NULL)
-				bar_text(b, notification_of(s, next, &n)->f[N_TITLE],
-				    tmux);
+				bar_safe(b, view_of(s, next, &v)->title, tmux);
 			break;
 		default: buf_putc(b, '%'); break;	/* %%: format_ok */
 		}
@@ -347,6 +372,7 @@ print_json(struct buf *b, struct survey *s)
 	buf_puts(b, ",\"next_title\":");
 	if (next != NULL) {
 		const struct rec *n = notification_of(s, next, &nr);
+		/* not shown: --json is for programs, as the records are */
 		buf_json_str(b, n->f[N_TITLE].p, n->f[N_TITLE].n);
 	} else {
 		buf_puts(b, "null");
@@ -362,7 +388,8 @@ print_json(struct buf *b, struct survey *s)
 static void
 print_list(struct buf *b, struct survey *s)
 {
-	struct rec	 q, n;
+	struct rec	 q;
+	struct view	 v;
 	struct sv	 t;
 	struct buf	 why = { 0 };
 	char		 tag[TAG_SHOWN + 1], *path;
@@ -378,8 +405,8 @@ print_list(struct buf *b, struct survey *s)
 		buf_printf(b, "\t%s\t%s\t%s\t", priority_name(it->c->priority),
 		    qstatus_name(it->qs), waiting ? it->c->expires_at : "-");
 		arena_reset(&s->arena);	/* one line's records at a time */
-		t = notification_of(s, it, &n)->f[N_TITLE];
-		view_safe(b, t.p, t.n, VIEW_TITLE_MAX, false);
+		t = view_of(s, it, &v)->title;
+		buf_put(b, t.p, t.n);
 		strlcpy(tag, "-", sizeof(tag));
 		if (waiting && journal_rec(s->j, &s->arena, it->c, true,
 		    &q) != NULL)

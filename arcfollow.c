@@ -4,10 +4,14 @@
  * line, then one NDJSON line per change until killed:
  *
  *   {"change":"opened","at":NOW,"key":K,"notification":{...},
- *    "interaction":{...}|null}
+ *    "interaction":{...}|null,"view":{...}|null}
  *
  * with change one of opened, updated, answered, expired, resolved,
- * dismissed, removed.  The records are the full forms arc-apply prints.
+ * dismissed, removed.  The records are the full forms arc-apply prints,
+ * for programs (a mirror takes them whole, digest and nonce, to answer
+ * through); the view (arcview.c) is what a person is shown of them, its
+ * text made safe by the one rule, for whatever shows the stream: this
+ * file never chooses a field to show.
  *
  * How a change is seen: the journal's folder is watched with inotify, as
  * arc-wait does, so that appends and a compaction's rename both wake us.
@@ -37,6 +41,7 @@
 #include "arcjournal.h"
 #include "arccmd.h"
 #include "arcwords.h"
+#include "arcview.h"
 #include "arcfollow.h"
 
 #define SAFETY_POLL_MS	5000	/* in case a wake-up is ever lost */
@@ -159,7 +164,7 @@ struct follower {
 	struct seen_table	 seen;
 	struct seen		**changed;	/* this pass, by key */
 	size_t			 nchanged, capchanged;
-	struct buf		 out, n, i;
+	struct buf		 out, n, i, v;	/* v: the view */
 	uint64_t		 gen, pass, offset;
 	dev_t			 dev;
 	ino_t			 ino;
@@ -182,25 +187,37 @@ xstrdup(const char *s)
 /*
  * A condition's records in their full forms, into f->n and f->i; with
  * expired set, a question still recorded as pending reads "expired".
+ * With view, its view too, into f->v (null when its notification cannot
+ * be read), built with the same off-device setting: the view is not part
+ * of what a change is judged by, since its time left changes by itself.
  */
 static void
-render(struct follower *f, const struct condition *c, bool expired)
+render(struct follower *f, const struct condition *c, bool expired,
+    bool view)
 {
 	const char	*text;
 	struct rec	 r;
-
 	struct rec	 n;
-	bool		 q_goes = true;
+	struct view	 v;
+	bool		 q_goes = true, has_q = c->interaction.len != 0;
+	bool		 parsed;
 
-	f->n.len = f->i.len = 0;
+	f->n.len = f->i.len = f->v.len = 0;
 	text = journal_text(&f->j, &f->arena, c, false);
-	if (c->interaction.len != 0) {
+	if (has_q) {
 		(void)journal_rec(&f->j, &f->arena, c, true, &r);
 		if (expired && sv_is(r.f[I_STATUS], "pending"))
 			r.f[I_STATUS] = sv_str("expired");
 	}
-	if (f->off != NULL && text != NULL &&
-	    rec_parse(&f->arena, text, false, &n)) {
+	parsed = text != NULL && rec_parse(&f->arena, text, false, &n);
+	if (view && parsed) {
+		/* before the setting blanks the records: it applies it too */
+		view_build(&v, &f->arena, sv_str(c->key), &n, has_q ? &r :
+		    NULL, has_q ? qstatus_of(r.f[I_STATUS]) : Q_NONE, f->off);
+		view_json(&f->v, &v, f->now);
+	} else if (view)
+		buf_puts(&f->v, "null");
+	if (f->off != NULL && parsed) {
 		q_goes = offdevice_apply(f->off, &n,
 		    c->interaction.len != 0 ? &r : NULL);
 		rec_write(&f->n, &n, false, true);
@@ -287,7 +304,7 @@ classify(struct follower *f, struct seen *e, const struct condition *c,
 		e->eff = eff;	/* by the clock: a deadline passed */
 		return status_change(eff);
 	}
-	render(f, c, false);
+	render(f, c, false, false);
 	sha256_hex(f->n.p, f->n.len, nhash);
 	sha256_hex(f->i.p, f->i.len, ihash);
 	if (e->change == CH_CURRENT || e->change == CH_OPENED ||
@@ -395,14 +412,16 @@ report(struct follower *f)
 		buf_json_str(&f->out, e->key, e->keylen);
 		if (e->c != NULL) {
 			render(f, e->c, condition_qstatus(e->c, f->now) ==
-			    Q_EXPIRED);
+			    Q_EXPIRED, true);
 			buf_puts(&f->out, ",\"notification\":");
 			buf_put(&f->out, f->n.p, f->n.len);
 			buf_puts(&f->out, ",\"interaction\":");
 			buf_put(&f->out, f->i.p, f->i.len);
+			buf_puts(&f->out, ",\"view\":");
+			buf_put(&f->out, f->v.p, f->v.len);
 		} else {
 			buf_puts(&f->out, ",\"notification\":null,"
-			    "\"interaction\":null");
+			    "\"interaction\":null,\"view\":null");
 		}
 		buf_puts(&f->out, "}\n");
 		e->change = CH_NONE;
@@ -549,6 +568,7 @@ status_follow(const char *journal, const struct offdevice *off)
 	buf_free(&f.out);
 	buf_free(&f.n);
 	buf_free(&f.i);
+	buf_free(&f.v);
 	arena_free(&f.arena);
 	journal_close(&f.j);
 	return status;

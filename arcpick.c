@@ -676,6 +676,7 @@ again:
 	}
 	kind = sv_cstr_of(&p->arena, qn.q.f[I_KIND]);
 	expires = sv_cstr_of(&p->arena, qn.q.f[I_EXPIRES_AT]);
+	/* not shown: the ids an answer names (show_question shows the view) */
 	choices = question_choices(&p->arena, &qn.q);
 	if (strcmp(kind, "text") == 0) {
 		max = strtoul(sv_cstr_of(&p->arena,

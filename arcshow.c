@@ -58,19 +58,16 @@ print_records(struct buf *b, struct arena *a, const struct cview *v)
 	record_write_full(b, a, v->qtext, true);
 }
 
-/* The choice whose id is given, in a question's choices, or NULL. */
-static const struct jval *
-choice_by_id(const struct jval *choices, const struct jval *id)
+/* The view's choice whose id is given, or NULL. */
+static const struct view_choice *
+choice_by_id(const struct view *w, const struct jval *id)
 {
-	const struct jval	*cid;
-	size_t			 i;
+	size_t	 i;
 
-	for (i = 0; choices != NULL && id != NULL && i < choices->n; i++) {
-		cid = json_get(choices->items[i], "id");
-		if (cid != NULL && cid->len == id->len &&
-		    memcmp(cid->s, id->s, id->len) == 0)
-			return choices->items[i];
-	}
+	for (i = 0; id != NULL && i < w->nchoices; i++)
+		if (w->choices[i].id.n == id->len &&
+		    memcmp(w->choices[i].id.p, id->s, id->len) == 0)
+			return &w->choices[i];
 	return NULL;
 }
 
@@ -85,24 +82,23 @@ member(const struct jval *o, const char *name)
  * then where it came from.  A text answer itself is never shown.
  */
 static void
-answer_words(struct buf *b, struct arena *a, const struct rec *q)
+answer_words(struct buf *b, struct arena *a, const struct rec *q,
+    const struct view *w)
 {
 	struct jparse_error	 e;
-	const struct jval	*r, *choices = NULL, *id, *text, *choice;
+	const struct jval	*r, *id, *text;
+	const struct view_choice *choice;
 
 	r = json_parse(a, q->f[I_RESPONSE].p, q->f[I_RESPONSE].n, &e);
 	if (r == NULL || r->type != J_OBJECT) {
 		buf_puts(b, "none");
 		return;
 	}
-	if (q->f[I_CHOICES].p != NULL)
-		choices = json_parse(a, q->f[I_CHOICES].p, q->f[I_CHOICES].n,
-		    &e);
 	id = json_get(r, "choice_id");
 	text = json_get(r, "text");
 	if (id != NULL && id->type == J_STRING) {
-		if ((choice = choice_by_id(choices, id)) != NULL) {
-			show_sv(b, member(choice, "label"));
+		if ((choice = choice_by_id(w, id)) != NULL) {
+			buf_put(b, choice->label.p, choice->label.n);
 			buf_puts(b, " (");
 			show_sv(b, sv_json(id));
 			buf_putc(b, ')');
@@ -220,7 +216,7 @@ show_plain(struct buf *b, struct arena *a, const struct cview *v,
 	show_choices(b, &w);
 	line(b, "response:");
 	if (q->f[I_RESPONSE].p != NULL) {
-		answer_words(b, a, q);
+		answer_words(b, a, q, &w);
 		if (q->f[I_ANSWERED_AT].p != NULL) {
 			buf_puts(b, ", at ");
 			show_sv(b, q->f[I_ANSWERED_AT]);
@@ -476,7 +472,8 @@ by_time(const void *pa, const void *pb)
 static void
 history_plain(struct buf *b, struct arena *a, const struct cview *v)
 {
-	bool resolved = sv_eq(v->n.f[N_STATUS], "resolved");
+	bool		 resolved = sv_eq(v->n.f[N_STATUS], "resolved");
+	struct view	 w;
 
 	show_sv(b, sv_str(v->when));
 	buf_puts(b, "  ");
@@ -484,7 +481,9 @@ history_plain(struct buf *b, struct arena *a, const struct cview *v)
 	buf_puts(b, "  ");
 	if (v->qs == Q_ANSWERED) {
 		buf_puts(b, "answered ");
-		answer_words(b, a, &v->q);
+		view_build(&w, a, sv_str(v->c->key), &v->n, &v->q, v->qs,
+		    NULL);
+		answer_words(b, a, &v->q, &w);
 	} else if (v->qs != Q_NONE) {
 		buf_puts(b, qstatus_name(v->qs));
 		if (v->qs == Q_EXPIRED)

@@ -206,6 +206,29 @@ shape_piece(struct buf *b, struct shape *sh, const char *s, size_t n)
 	}
 }
 
+/*
+ * Whether the rule leaves s as it is: printable ASCII but the backslash,
+ * no run of VIEW_BLANK_RUN blanks, no line break, within max.  Most text
+ * is, and is then copied at once rather than a character at a time.
+ */
+static bool
+plain(const char *s, size_t n, size_t max)
+{
+	size_t	 i, blanks = 0;
+
+	if (max > 0 && n > max)
+		return false;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ||
+		    s[i] == '\\')
+			return false;
+		blanks = s[i] == ' ' ? blanks + 1 : 0;
+		if (blanks >= VIEW_BLANK_RUN)
+			return false;
+	}
+	return true;
+}
+
 void
 view_safe(struct buf *b, const char *s, size_t n, size_t max, bool lines)
 {
@@ -214,6 +237,10 @@ view_safe(struct buf *b, const char *s, size_t n, size_t max, bool lines)
 
 	if (s == NULL)
 		return;
+	if (plain(s, n, max)) {
+		buf_put(b, s, n);
+		return;
+	}
 	if (!lines)
 		sh.at_start = false;
 	chars = chars_of(s, n);
@@ -339,7 +366,9 @@ view_build(struct view *v, struct arena *a, struct sv key,
 		/* the question's message is what its digest covers */
 		message = q.f[I_PROMPT].p != NULL || v->withheld ?
 		    q.f[I_PROMPT] : message;
-		question_tag(v->tag, q_in);
+		/* a withheld question leaves no part of its digest */
+		if (!v->withheld)
+			question_tag(v->tag, q_in);
 		kind = sv_cstr_of(a, q.f[I_KIND]);
 		v->answer_kind = strcmp(kind, "permission") == 0 ?
 		    "permission" : strcmp(kind, "single_choice") == 0 ?

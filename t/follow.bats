@@ -212,7 +212,7 @@ opened three" ]
 	[ -z "$output" ]
 }
 
-@test "the README's notify-send recipe, with notify-send stubbed on PATH: backslashes kept, markup escaped, no controls" {
+@test "the README's notify-send recipe, with notify-send stubbed on PATH: the view's text, backslashes shown escaped, markup escaped, no controls" {
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	cat >"$BATS_TEST_TMPDIR/bin/notify-send" <<EOF
 #!/bin/sh
@@ -248,9 +248,48 @@ EOF
 	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply >/dev/null
 	eventually grep -q 'Edit C:' "$BATS_TEST_TMPDIR/notified"
 	[ "$(grep 'Edit C:' "$BATS_TEST_TMPDIR/notified")" = \
-	    '-a|arc|--|Edit C:\tmp & <b>|Copy C:\dir\new &lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href="x"&gt;link&lt;/a&gt;?|' ]
-	# producer text reaches the desktop without its escape sequence
+	    '-a|arc|--|Edit C:\x5ctmp & <b>|Copy C:\x5cdir\x5cnew &lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href="x"&gt;link&lt;/a&gt;?|' ]
+	# producer text reaches the desktop without its escape sequence,
+	# which is shown as the terminal shows it
 	! grep -q $'\e' <<<"$line"
+	[[ $line == *'May I deploy\x1b[2J to production?|'* ]]
 	# nonce and digest stay out of the notification
 	! grep -qE 'nonce|digest|[0-9a-f]{64}' "$BATS_TEST_TMPDIR/notified"
+}
+
+@test "each line carries the view a person is shown beside the records; --off-device builds it under the same setting" {
+	arc-emit --key deploy --kind permission --title 'Deploy?' \
+	    --message $'May I run\e[2J npm run deploy?' --project payroll \
+	    --choice 'always:Always allow:Bash(npm run deploy:*) in this project, for you' \
+	    --choice deny:Deny --expires-in 1h | arc-apply >/dev/null
+	notice built | arc-apply >/dev/null
+	start_follow
+	q=$(jq -c 'select(.key == "deploy")' "$(F)")
+	# the records whole, for a mirror; the view, its text safe
+	[ "$(jq -r .interaction.digest <<<"$q" | wc -c)" -eq 65 ]
+	[ "$(jq -r .view.title <<<"$q")" = 'Deploy?' ]
+	[ "$(jq -r .view.message <<<"$q")" = 'May I run\x1b[2J npm run deploy?' ]
+	[ "$(jq -r .view.project <<<"$q")" = payroll ]
+	[ "$(jq -r '.view.question.choices[0] | "\(.id)|\(.label)|\(.detail)"' <<<"$q")" = \
+	    'always|Always allow|Bash(npm run deploy:*) in this project, for you' ]
+	[ "$(jq -r '.view.question.tag as $t | .interaction.digest | startswith($t)' <<<"$q")" = true ]
+	[ -n "$(jq -r .view.question.tag <<<"$q")" ]
+	[ "$(jq -r .view.question.answerable <<<"$q")" = true ]
+	[ "$(jq -r 'select(.key | startswith("built")) | .view.question' "$(F)")" = null ]
+	stop_follow
+	ARC_OFF_DEVICE=no-message start_follow --off-device
+	q=$(jq -c 'select(.key == "deploy")' "$(F)")
+	[ "$(jq -r .view.message <<<"$q")" = null ]
+	[ "$(jq -r .view.question.withheld <<<"$q")" = true ]
+	[ "$(jq -r .view.question.answerable <<<"$q")" = false ]
+	[ "$(jq -r .view.question.tag <<<"$q")" = "" ]
+	[ "$(jq -r .interaction <<<"$q")" = null ]
+	! grep -q 'npm run deploy' "$(F)"
+	stop_follow
+	ARC_OFF_DEVICE=title-only start_follow --off-device
+	q=$(jq -c 'select(.key == "deploy")' "$(F)")
+	[ "$(jq -r .view.title <<<"$q")" = 'Deploy?' ]
+	[ "$(jq -r '[.view.agent, .view.agent_id, .view.project, .view.session] | map(select(. != null)) | length' <<<"$q")" -eq 0 ]
+	[ "$(jq -r '.view.question.choices | length' <<<"$q")" -eq 0 ]
+	! grep -qE 'payroll|Always allow|[0-9a-f]{64}' "$(F)"
 }

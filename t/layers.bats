@@ -69,3 +69,27 @@ cc_one() { # FILE: rebuilt by the Makefile's own rule, warnings off
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"arcnew.c: in no layer"* ]]
 }
+
+@test "a surface that reads a record's shown text itself fails the check; one that says what else it reads it for does not" {
+	# the page writing a title from the record, not from the view
+	printf '\nstatic void planted(struct buf *b, const struct rec *n) { buf_put(b, n->f[N_TITLE].p, n->f[N_TITLE].n); }\n' >>"$W/arc-web.c"
+	# the desktop reading a choice's detail from the record's JSON
+	printf '\nstatic const char *planted_detail(const struct jval *c) { return str_of(NULL, c, "detail"); }\n' >>"$W/arc-notify.c"
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"arc-web.c:$(wc -l <"$W/arc-web.c"): a surface reads a record's shown text itself"* ]]
+	[[ "$output" == *"arc-notify.c:$(wc -l <"$W/arc-notify.c"): a surface reads a record's shown text itself"* ]]
+	# the same read, said to be for something else, is not a breach
+	cp "$TOP/arc-web.c" "$TOP/arc-notify.c" "$W/"
+	printf '\n/* not shown: a rule matches it */\nstatic struct sv planted(const struct rec *n) { return n->f[N_PROJECT]; }\n' >>"$W/arc-web.c"
+	run "$W/t/layers"
+	[ "$status" -eq 0 ]
+}
+
+@test "the rule's surfaces are the programs and verbs that show a question, each in the tree" {
+	surfaces=$(sed -n 's/^surfaces="\(.*\)"$/\1/p' "$TOP/t/layers")
+	for f in arcpick.c arcshow.c arcfollow.c arc-status.c arc-notify.c arc-web.c; do
+		[[ " $surfaces " == *" $f "* ]]
+		[ -f "$TOP/$f" ]
+	done
+}

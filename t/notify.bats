@@ -681,3 +681,31 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 	eventually grep -q '"change":"taken_back","key":"one"' "$(N)/exec.log"
 	notifies 0
 }
+
+@test "a desktop delivery refused by the server (a D-Bus error for Notify) is tried 3 times, and arc-status --show and --list say the desktop sink failed and why" {
+	# the notification server now is one that refuses every Notify call
+	stop dunst
+	"$BATS_TEST_DIRNAME/notify/refuse" >"$(N)/refused" 2>"$(N)/refuse.err" 3>&- &
+	echo $! >"$(N)/plant.pid"
+	eventually server_up
+	start_notify
+	question deploy >/dev/null
+	eventually grep -q notify "$(N)/refused" || { cat "$(N)/notify.err" "$(N)/refuse.err"; false; }
+	eventually eval '[ "$(grep -c notify "$(N)/refused")" -ge 3 ]' || { cat "$(N)/refused" "$(N)/notify.err"; arc-status --show deploy; false; }
+	eventually eval 'arc-status --show deploy | grep -q "gave up"'
+	run arc-status --show deploy
+	grep -qx 'delivery: desktop failed: refused by the server: too many notifications shown (3 tries, gave up, last at .*)' <<<"$output"
+	run arc-status --list
+	[ "$(cut -f1 <<<"$output")" = deploy ]
+	[[ "$(cut -f7 <<<"$output")" == 'desktop failed: refused by the server: too many notifications shown (3 tries, gave up'* ]]
+	# said on arc-notify's standard error too, with the key, not the text
+	grep -q 'deploy: the desktop sink failed: refused by the server' "$(N)/notify.err"
+	if grep -q 'May I deploy' "$(N)/notify.err"; then false; fi
+	sleep 1
+	[ "$(grep -c notify "$(N)/refused")" -eq 3 ]	# bounded
+	# settled: the failure no longer stands
+	arc-answer deploy allow >/dev/null
+	eventually eval '! arc-status --list | grep -q failed'
+	run arc-status --show deploy
+	if grep -q '^delivery:' <<<"$output"; then false; fi
+}

@@ -549,21 +549,23 @@ struct item {
 	const struct condition	*c;
 	struct rec		 n, q;
 	bool			 has_q;
+	struct arc_instant	 deadline;	/* a question's, parsed once */
 	struct view		 v;	/* what it shows (arcview.c) */
 };
 
+/* Sorts pointers: an item is large, and its deadline is parsed once. */
 static int
 by_urgency(const void *a, const void *b)
 {
-	const struct item	*x = a, *y = b;
+	const struct item	*x = *(const struct item *const *)a;
+	const struct item	*y = *(const struct item *const *)b;
 	int			 c;
 
 	if (x->has_q != y->has_q)
 		return x->has_q ? -1 : 1;
 	if (x->c->priority != y->c->priority)
 		return x->c->priority > y->c->priority ? -1 : 1;
-	if (x->has_q && (c = rfc3339_cmp(x->c->expires_at,
-	    y->c->expires_at)) != 0)
+	if (x->has_q && (c = instant_cmp(&x->deadline, &y->deadline)) != 0)
 		return c;
 	return strcmp(x->c->key, y->c->key);
 }
@@ -571,7 +573,9 @@ by_urgency(const void *a, const void *b)
 static void
 hidden(struct buf *b, const char *name, const char *value)
 {
-	buf_printf(b, "<input type=\"hidden\" name=\"%s\" value=\"", name);
+	buf_puts(b, "<input type=\"hidden\" name=\"");
+	buf_puts(b, name);	/* ours: a word */
+	buf_puts(b, "\" value=\"");
 	html_str(b, value);
 	buf_puts(b, "\">");
 }
@@ -964,7 +968,7 @@ page(const char *journal, const struct offdevice *off, const char *token,
 	struct journal		 j;
 	struct arena		 a = { 0 };
 	struct buf		 b = { 0 };
-	struct item		*v = NULL;
+	struct item		*v = NULL, **order;
 	const struct condition	*c;
 	const char		*now = arc_now(), *nt, *qt;
 	size_t			 at, n = 0, cap = 0, i, shown = 0;
@@ -996,14 +1000,22 @@ page(const char *journal, const struct offdevice *off, const char *token,
 			    !rec_parse(&a, qt, true, &v[n].q))
 				continue;
 			v[n].has_q = true;
+			if (!rfc3339_parse(c->expires_at, strlen(c->expires_at),
+			    &v[n].deadline))
+				errx(EXIT_SYSTEM, "internal error: a stored "
+				    "deadline that is not a time");
 		}
 		/* the one view, within the off-device setting */
 		view_build(&v[n].v, &a, sv_str(c->key), &v[n].n, v[n].has_q ?
 		    &v[n].q : NULL, qs, off);
 		n++;
 	}
+	if ((order = reallocarray(NULL, n ? n : 1, sizeof(*order))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	for (i = 0; i < n; i++)
+		order[i] = &v[i];
 	if (n > 1)
-		qsort(v, n, sizeof(*v), by_urgency);
+		qsort(order, n, sizeof(*order), by_urgency);
 	headers(&b, "200 OK", "text/html; charset=utf-8");
 	buf_puts(&b, "\r\n<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\"><meta name=\"viewport\" "
@@ -1034,10 +1046,10 @@ page(const char *journal, const struct offdevice *off, const char *token,
 	    shown == 1 ? "" : "s");
 	buf_puts(&b, "<div id=\"cards\">\n");
 	for (i = 0; i < n && i < SHOWN_MAX; i++) {
-		if (v[i].has_q)
-			question_card(&b, &v[i], token, now);
+		if (order[i]->has_q)
+			question_card(&b, order[i], token, now);
 		else
-			notice_card(&b, &v[i], token, now);
+			notice_card(&b, order[i], token, now);
 	}
 	buf_puts(&b, "</div>\n");
 	if (n == 0)
@@ -1048,6 +1060,7 @@ page(const char *journal, const struct offdevice *off, const char *token,
 	journal_close(&j);
 	send_buf(&b);
 	buf_free(&b);
+	free(order);
 	free(v);
 	arena_free(&a);
 	return 0;

@@ -64,9 +64,10 @@ static const char usage[] =
 "                  [key [choice | --text text]]\n"
 "       arc-answer [-j journal] [--source name] --dismiss key | --dismiss-notices\n"
 "\n"
-"Answers the question open under key (or a part of a key), as a script\n"
-"or a person would; on a terminal, without an answer it asks, without a\n"
-"key it shows a picker of the waiting questions.\n"
+"Answers the question open under key, as a script or a person would.  A\n"
+"script names the key whole; on a terminal a part of it will do, without\n"
+"an answer it asks, without a key it shows a picker of the waiting\n"
+"questions.\n"
 "\n"
 "  -j, --journal file    the journal (else $ARC_JOURNAL, else\n"
 "                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
@@ -231,7 +232,10 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 			term_safe(&b, key, strlen(key));
 			buf_puts(&b, ": ");
 			no_question_words(&b, t->jr->st, key);
-			warnx("%s here; nothing was sent", b.p);
+			buf_puts(&b, " here; nothing was sent");
+			if (t->ap.not_found_why != NULL)
+				buf_printf(&b, "; %s", t->ap.not_found_why);
+			warnx("%s", b.p);
 			status = EXIT_REJECTED;
 		} else if ((status = send_via(via, &ev, -1)) != 0) {
 			warnx("%s: the --via command exited with %d", safe(&b,
@@ -265,14 +269,23 @@ done:
 
 /*
  * The key as given: a person on a terminal may give a part of one (hook
- * keys are long); a script names it whole, so that a key of its that is
- * gone never answers another key that begins with it.
+ * keys are long), and sees the whole key it named; a script names it
+ * whole, so that a part that is one key's today never answers another
+ * question that it matches tomorrow.  *why: NULL, or why a script's part
+ * was not taken, for its refusal.
  */
+static const char part_refused[] = "a part of a key is taken only at a "
+    "terminal: name the key whole";
+
 static enum key_found
-typed_key(struct state *st, const char *given, bool person, char **key)
+typed_key(struct state *st, const char *given, bool person, char **key,
+    const char **why)
 {
+	*why = NULL;
 	if (person)
 		return key_typed(st, given, key);
+	if (key_is_part(st, given))
+		*why = part_refused;
 	if ((*key = strdup(given)) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	return KEY_EXACT;
@@ -373,7 +386,8 @@ again:
 	if (!journal_lock(t->jr, t->local && !t->deferred))
 		return EXIT_SYSTEM;
 	free(key);
-	if (typed_key(t->jr->st, given, o->human, &key) == KEY_AMBIGUOUS) {
+	if (typed_key(t->jr->st, given, o->human, &key,
+	    &t->ap.not_found_why) == KEY_AMBIGUOUS) {
 		status = EXIT_REJECTED;
 		goto refused;
 	}
@@ -542,7 +556,7 @@ by_key(const void *a, const void *b)
 /* Dismisses one key into the journal's batch; its line of words into out. */
 static bool
 dismiss_one(struct journal *j, struct arena *a, const char *key,
-    const char *now, const char *source, struct buf *out)
+    const char *now, const char *source, const char *why, struct buf *out)
 {
 	struct current		 cur;
 	struct change		 ch;
@@ -566,7 +580,8 @@ dismiss_one(struct journal *j, struct arena *a, const char *key,
 		ok = true;
 		break;
 	case DISMISS_NOT_FOUND:
-		warnx("%s: nothing under this key to dismiss", safe(&k, key));
+		warnx("%s: nothing under this key to dismiss%s%s", safe(&k,
+		    key), why != NULL ? "; " : "", why != NULL ? why : "");
 		break;
 	case DISMISS_NOT_ACTIVE:
 		warnx("%s: %s; nothing to dismiss", safe(&k, key), w.p);
@@ -605,10 +620,11 @@ dismiss(const struct opts *o)
 	free(path);
 	ns.now = arc_now();
 	if (o->dismiss != NULL) {
+		const char *why;
 		char *key;
-		if (typed_key(j.st, o->dismiss, isatty(STDOUT_FILENO), &key) ==
-		    KEY_AMBIGUOUS ||
-		    !dismiss_one(&j, &a, key, ns.now, o->source, &out))
+		if (typed_key(j.st, o->dismiss, isatty(STDOUT_FILENO), &key,
+		    &why) == KEY_AMBIGUOUS ||
+		    !dismiss_one(&j, &a, key, ns.now, o->source, why, &out))
 			status = EXIT_REJECTED;
 		free(key);
 	} else {
@@ -620,7 +636,7 @@ dismiss(const struct opts *o)
 		for (i = 0; i < ns.n; i++) {
 			arena_reset(&a);
 			if (!dismiss_one(&j, &a, ns.keys[i], ns.now, o->source,
-			    &out))
+			    NULL, &out))
 				status = EXIT_REJECTED;
 		}
 		if (ns.n == 0)

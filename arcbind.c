@@ -83,6 +83,24 @@ by_key(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+bool
+key_is_part(struct state *st, const char *typed)
+{
+	struct parts		 p = { typed, strlen(typed), NULL, 0, 0 };
+	const struct condition	*c;
+	size_t			 i;
+
+	if (st == NULL || p.len < KEY_PART_MIN || state_lookup(st, typed) !=
+	    NULL)
+		return false;
+	for (c = state_first(st, &i); c != NULL; c = state_next(st, &i))
+		collect_part(c, &p);
+	for (i = 0; i < p.n; i++)
+		free(p.keys[i]);
+	free(p.keys);
+	return p.n > 0;
+}
+
 enum key_found
 key_typed(struct state *st, const char *typed, char **key)
 {

@@ -39,6 +39,12 @@ enum key_found { KEY_EXACT, KEY_PART, KEY_NONE, KEY_AMBIGUOUS };
  * error, KEY_NONE leaves the key as typed.
  */
 enum key_found key_typed(struct state *, const char *typed, char **key);
+/*
+ * Whether typed, which no condition has as its key, is a part of one (or
+ * more) as key_typed takes parts: so that a script, which names keys
+ * whole, is told why its part was not taken.
+ */
+bool	 key_is_part(struct state *, const char *typed);
 
 /*
  * A choice given on the command line: its id, or the number it is shown

@@ -47,6 +47,7 @@ struct applier {
 	bool		 answers_only;	/* --answers: response.submitted only */
 	const struct offdevice *off;	/* --off-device: results as they leave */
 	bool		 keep_out;	/* results stay in out, for the caller */
+	const char	*not_found_why;	/* words added to a not_found refusal */
 	int		 status;
 	struct verdict	 last;	/* of the event apply_one last took */
 };

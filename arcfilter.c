@@ -249,6 +249,11 @@ apply_one(struct applier *ap, const char *name, uint64_t lineno,
 	now = journal_clock(&ap->j, clock);
 	rules_apply(ap->j.st, &ap->arena, root, &cur, clock, now, &ch,
 	    &ap->last);
+	if (ap->last.code == ARC_NOT_FOUND && ap->not_found_why != NULL) {
+		strlcat(ap->last.message, "; ", sizeof(ap->last.message));
+		strlcat(ap->last.message, ap->not_found_why,
+		    sizeof(ap->last.message));
+	}
 	if (ap->last.changed)
 		journal_record(&ap->j, now, &ch);
 	result_line(&ap->out, &ap->arena, lineno, &ap->last,

@@ -30,6 +30,7 @@
 #include <setjmp.h>
 
 #include "arc.h"
+#include "arcterm.h"
 #include "arcrecord.h"
 #include "arcstate.h"
 #include "arclog.h"
@@ -709,6 +710,7 @@ replay(struct journal *j, const char *data, size_t n, size_t *used)
 				warnx("%s: skipping a damaged record at byte "
 				    "%llu", j->path,
 				    (unsigned long long)j->offset);
+				j->skipped_at = j->offset;
 			}
 			j->records++;
 			j->last_start = j->offset;
@@ -995,8 +997,14 @@ catch_up(struct journal *j)
 				}
 				break;
 			}
-			if (j->salvage)
+			if (j->salvage) {
+				/* cut short, or its newline hit: skipped */
+				warnx("%s: skipping an unfinished record at "
+				    "byte %llu", j->path,
+				    (unsigned long long)j->offset);
+				j->skipped_at = j->offset;
 				break;
+			}
 			/* Cut short, or a whole record whose newline was hit. */
 			if (!(j->version == 2 ? recover(j, size, false, true) :
 			    cut_tail(j, j->offset, size)))
@@ -1310,6 +1318,33 @@ kept_text(struct journal *j, const char *map, const struct condition *c,
 }
 
 /*
+ * A salvaged copy never reopens a settled question.  A question that was
+ * pending before a damaged record that salvage skipped, and that no later
+ * record rewrote, may have been answered (expired, withdrawn) by the
+ * record skipped, whose key cannot be trusted: so every such condition
+ * is left out of the copy, its key named.
+ */
+static bool
+salvage_leaves_out(struct journal *j, const struct condition *c)
+{
+	uint64_t	 last = c->notification.line;
+	struct buf	 b = { 0 };
+
+	if (!j->salvage || j->skipped_at == 0 || c->qstatus != Q_PENDING)
+		return false;
+	if (c->interaction.len > 0 && c->interaction.line > last)
+		last = c->interaction.line;
+	if (last > j->skipped_at)
+		return false;
+	warnx("%s: %s: left out of the copy: its question was pending before "
+	    "the damaged record at byte %llu, which may have settled it "
+	    "(a salvaged copy never reopens a settled question)", j->path,
+	    safe(&b, c->key), (unsigned long long)j->skipped_at);
+	buf_free(&b);
+	return true;
+}
+
+/*
  * Writes, after a header, what the state keeps: every condition not
  * retired, one record each, then the events seen within the window, 512
  * a record; numbered on from the last record, and each as durable as the
@@ -1329,7 +1364,8 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 	log_header(out, j->seq);
 	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i)) {
 		if (c->notification.len == 0 ||
-		    condition_retired(c, now, retain))
+		    condition_retired(c, now, retain) ||
+		    salvage_leaves_out(j, c))
 			continue;
 		arena_reset(&j->arena);
 		log_encode_kept(out, ++j->seq, durable, at, c,

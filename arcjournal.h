@@ -41,6 +41,7 @@ struct journal {
 	int		 version;	/* of the header; 0: an empty file */
 	uint64_t	 first_seq;	/* the header's: records before this file */
 	bool		 salvage;	/* skip damaged records, do not refuse */
+	uint64_t	 skipped_at;	/* salvage: the last record skipped (its byte) */
 	bool		 past;		/* history's: every lifecycle, no checkpoint */
 	bool		 warned_tail;
 	bool		 swept;		/* stale temporary files removed */

@@ -95,6 +95,37 @@ tag_of() {	# KEY: the tag --show prints
 	[[ "$output" == *"begins or ends 2 keys"* ]]
 }
 
+@test "a script's part of a key is refused saying why (without a terminal, or with --json); at a terminal the same part is taken" {
+	local k=claude-code:0b0a1f7e-6f0c-4bd5-8e55-5c0d4e9e3b11:perm:9f2c61aa04d3b7e2
+	local why='a part of a key is taken only at a terminal: name the key whole'
+	apply <<<"$(created "$k")" >/dev/null
+	ARC_NOW=$T0 run --separate-stderr arc-answer 9f2c61aa04d3b7e2 allow
+	[ "$status" -eq 1 ]
+	[ "$(field '[.status, .key, .error.code, .error.message] | join("|")')" = "404|9f2c61aa04d3b7e2|not_found|no question under this key; $why" ]
+	[ "$stderr" = "arc-answer: /request/key: no question under this key; $why" ]
+	# --json at a terminal is a script's answer too
+	ARC_NOW=$T0 on_tty '' 'arc-answer --json 9f2c61aa04d3b7e2 allow 2>/dev/null'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'"status":404'*"$why"* ]]
+	# --via and --dismiss say it alike
+	ARC_NOW=$T0 run --separate-stderr arc-answer --via cat claude-code:0b0a1f7e allow
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "arc-answer: claude-code:0b0a1f7e: no question under this key here; nothing was sent; $why" ]
+	run --separate-stderr arc-answer --dismiss 9f2c61aa04d3b7e2
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: 9f2c61aa04d3b7e2: nothing under this key to dismiss; $why" ]
+	[ "$(arc-status --show "$k" --json | jq -r .interaction.status)" = pending ]
+	# a key that is no key's part gets no such words
+	ARC_NOW=$T0 run --separate-stderr arc-answer 0000deadbeef allow
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "arc-answer: /request/key: no question under this key" ]
+	# at a terminal, the part is taken and the words name the whole key
+	ARC_NOW=$T0 on_tty '' 'arc-answer 9f2c61aa04d3b7e2 allow'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$k: Allow (accepted)"* ]]
+}
+
 # ---- the mirror ----
 
 mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/KEY

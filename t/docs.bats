@@ -189,6 +189,25 @@ words() {
 	[[ "$output" == k$'\t'* ]]
 }
 
+@test "a part of a key: --help, arc-answer(1)'s 'A script' and the README say alike that a script names the key whole, a part only at a terminal" {
+	local help page readme t
+	help=$(arc-answer --help | tr -s ' \n' '  ')
+	page=$(mandoc -Tascii -Owidth=200 "$TOP/man/arc-answer.1" | col -bx |
+	    sed -n '/^ *A script$/,/^ *A person$/p' | tr -s ' \n' '  ')
+	readme=$(tr -s ' \n' '  ' <"$TOP/README")
+	[ -n "$page" ]
+	for t in "$help" "$page" "$readme"; do
+		[[ "${t,,}" == *"a script names the key whole"* ]]
+		[[ "$t" == *"part of"*"terminal"* ]]
+	done
+	# none of them offers a part to a script
+	[[ "$help" != *"key (or a part of a key), as a script"* ]]
+	[[ "$page" != *"is a key, or, when no condition has it, an unambiguous part"* ]]
+	# the page and the README give the refusal's words, as the program says them
+	[[ "$page" == *"no question under this key; a part of a key is taken only at a terminal: name the key whole"* ]]
+	[[ "$readme" == *"no question under this key; a part of a key is taken only at a terminal"* ]]
+}
+
 @test "the README's follow recipe: each change once, across a compaction, no nonce; and how to get the commands on PATH after make demo" {
 	local recipe out="$BATS_TEST_TMPDIR/follow"
 	recipe=$(grep -E '^  arc-status --follow \| jq ' "$TOP/README")

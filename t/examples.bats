@@ -80,7 +80,7 @@ kind() {
 # runs (arc-emit, the real clock).
 SEEDS=(release-approval branch-name acp:claude-agent-acp:SESSION:TAG:0
     claude-code:SESSION:perm:CALL:OFFER)
-ask() {	# KEY
+seed_ask() {	# KEY
 	local -a o
 	case $1 in
 	deploy) o=(--kind permission --message "May I deploy?" --choice allow:Allow
@@ -134,11 +134,11 @@ sandbox() {	# a home, the usual journal in it, the stand-ins on PATH
 seed() {	# FILE: the questions it names, a notice, a history segment
 	local f=$1 i key
 	# a question for any example (the picker's), but one it asks itself
-	grep -qF -- "--key deploy" "$f" || ask deploy
+	grep -qF -- "--key deploy" "$f" || seed_ask deploy
 	for key in "${SEEDS[@]}"; do
 		grep -qF -- "$key" "$f" || continue
 		grep -qF -- "--key $key" "$f" && continue
-		ask "$key"
+		seed_ask "$key"
 	done
 	if grep -q notices "$f"; then
 		arc-emit --key built --kind completion --message "Built." |
@@ -157,7 +157,7 @@ seed() {	# FILE: the questions it names, a notice, a history segment
 	fi
 }
 
-nonces() {	# every nonce the sandbox holds, one a line
+sandbox_nonces() {	# every nonce the sandbox holds, one a line
 	{ grep -rhoaE '"nonce":"[A-Za-z0-9_-]{16,}"' "$1" 2>/dev/null
 	  find "$1" -name '*.zst' | while read -r z; do
 		zstdcat -q "$z"
@@ -220,7 +220,7 @@ run_example() {
 				[[ $out == *"${SEES[i + 1]}"* ]] ||
 				    { echo "$src: no '${SEES[i + 1]}' in:"; echo "$out"; exit 1; }
 			done
-			nonces "$d" >"$d/nonces"
+			sandbox_nonces "$d" >"$d/nonces"
 			[ -s "$d/nonces" ] || { echo "$src: no nonce to look for"; exit 1; }
 			if grep -qFf "$d/nonces" "$d/terminal"; then
 				echo "$src: a nonce reached the terminal:"; cat "$f"; exit 1

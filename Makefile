@@ -51,7 +51,8 @@ DEBS_BUILD = $(DEBS_CORE) libsystemd-dev
 DEBS_DEMO  = $(DEBS_CORE) jq procps
 DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace \
 	     tmux man-db groff-base bsdextrautils python3 python3-crc32c \
-	     mosquitto mosquitto-clients lighttpd chromium nodejs curl dunst \
+	     mosquitto mosquitto-clients lighttpd lighttpd-mod-openssl chromium nodejs \
+	     curl dunst openssl \
 	     xvfb dbus imagemagick x11-utils libnotify-bin libglib2.0-bin time \
 	     systemd
 DEBS_SLOW  = $(DEBS_CHECK)

@@ -78,6 +78,17 @@ extern char **environ;
 
 static const char usage_text[] =
     "usage: arc-acp [-j journal] [-t duration] [--] agent [arg ...]\n";
+static const char help_text[] =
+"\n"
+"Runs agent as an ACP permission proxy: every message passes both ways\n"
+"unchanged; a permission request also opens the question in the journal,\n"
+"and whoever answers first, the editor or arc, wins.\n"
+"\n"
+"  -j, --journal file    the journal (else $ARC_JOURNAL, else the usual)\n"
+"  -t, --timeout duration  a question expires after duration (default 1h;\n"
+"                        90s 10m 2h 1d 1w 1h30m, or seconds: 2.5)\n"
+"  -h, --help            this text\n"
+"  -V, --version         the version\n";
 
 #define RPC_PREFIX	"{\"jsonrpc\":\"2.0\","
 
@@ -2244,6 +2255,8 @@ static void __attribute__((noreturn))
 usage(int status)
 {
 	fputs(usage_text, status == 0 ? stdout : stderr);
+	if (status == 0)
+		fputs(help_text, stdout);
 	exit(status);
 }
 

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,7 +78,8 @@ static const char usage[] =
 "  --device-id id        the answering device\n"
 "  --text text           a text answer, for a text question\n"
 "  --emit                print the answer event instead of applying it\n"
-"  --via command         write the answer event to sh -c command instead\n"
+"  --via command         write the answer event to command (run by sh)\n"
+"                        instead\n"
 "  --seen tag            answer only if the question is still the one whose\n"
 "                        tag (8+ hex digits of its digest, as arc-status\n"
 "                        prints it) was read; else show the new one, exit 1\n"
@@ -205,6 +207,73 @@ done:
 /* ---- sending the answer ---- */
 
 /*
+ * The verdict of the result line a --via command printed last (it is in
+ * f, a temporary file of at most REMOTE_MAX bytes read): false when its
+ * output ends in no result line.  The line holds the nonce: it is read,
+ * never shown; its message is made safe for the terminal.
+ */
+#define REMOTE_MAX	(1024 * 1024)
+static bool
+remote_verdict(FILE *f, struct verdict *v)
+{
+	struct arena		 a = { 0 };
+	struct buf		 b = { 0 }, m = { 0 };
+	struct jparse_error	 pe;
+	const struct jval	*r, *st, *e, *c, *msg, *rp;
+	const char		*line;
+	char			 chunk[4096], num[8];
+	size_t			 n, end;
+	int			 k;
+	bool			 ok = false;
+
+	if (fflush(f) == EOF || fseek(f, 0, SEEK_SET) == -1)
+		return false;
+	while (b.len < REMOTE_MAX && (n = fread(chunk, 1, sizeof(chunk) <
+	    REMOTE_MAX - b.len ? sizeof(chunk) : REMOTE_MAX - b.len, f)) > 0)
+		buf_put(&b, chunk, n);
+	end = b.len;
+	while (end > 0 && b.p[end - 1] == '\n')
+		end--;
+	line = b.p;
+	for (n = 0; n < end; n++)
+		if (b.p[n] == '\n')
+			line = b.p + n + 1;
+	if (end == 0 || (r = json_parse(&a, line, (size_t)(b.p + end - line),
+	    &pe)) == NULL || r->type != J_OBJECT ||
+	    (st = json_get(r, "status")) == NULL || st->type != J_NUMBER)
+		goto done;
+	memset(v, 0, sizeof(*v));
+	if (st->len < sizeof(num)) {	/* the literal, not NUL-ended */
+		memcpy(num, st->s, st->len);
+		num[st->len] = '\0';
+		v->status = (int)strtonum(num, 100, 599, NULL);
+	}
+	v->code = v->status == 200 || v->status == 201 ? ARC_OK : ARC_INVALID;
+	v->replayed = (rp = json_get(r, "replayed")) != NULL &&
+	    rp->type == J_TRUE;
+	if ((e = json_get(r, "error")) != NULL && e->type == J_OBJECT) {
+		if ((c = json_get(e, "code")) != NULL && c->type == J_STRING)
+			for (k = ARC_INVALID; k <= ARC_INVALID_ANSWER; k++)
+				if (json_is(c, arc_code_name((enum arc_code)k)))
+					v->code = (enum arc_code)k;
+		if ((msg = json_get(e, "message")) != NULL &&
+		    msg->type == J_STRING)
+			term_safe(&m, msg->s, msg->len);
+	}
+	if (v->code != ARC_OK && m.len == 0)
+		buf_puts(&m, "refused there");
+	if (m.len > 0)
+		(void)snprintf(v->message, sizeof(v->message), "%s", m.p);
+	ok = true;
+done:
+	explicit_bzero(b.p, b.len);
+	buf_free(&b);
+	buf_free(&m);
+	arena_free(&a);
+	return ok;
+}
+
+/*
  * Sends one answer to the question qn, found under the lock that is still
  * held: applies it here (the lock is released with the commit), prints
  * it (--emit), or hands it to --via.
@@ -219,7 +288,10 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 	    "arc-answer", o->response_id, o->source, o->device };
 	struct buf	 ev = { 0 }, b = { 0 };
 	struct arena	 a = { 0 };
+	struct verdict	 remote;
+	FILE		*out;
 	int		 status;
+	bool		 said = false;
 
 	build_event(&ev, key, qn, &who, answer, is_text);
 	buf_putc(&ev, '\n');
@@ -237,17 +309,30 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 				buf_printf(&b, "; %s", t->ap.not_found_why);
 			warnx("%s", b.p);
 			status = EXIT_REJECTED;
-		} else if ((status = send_via(via, &ev, -1)) != 0) {
+		} else if (o->human) {
+			/* its words are read, not shown: a result line holds
+			 * the nonce */
+			if ((out = tmpfile()) == NULL)
+				err(EXIT_SYSTEM, "a temporary file");
+			status = send_via(via, &ev, fileno(out));
+			if (remote_verdict(out, &remote)) {
+				say_result(t->jr, key, qn, answer, is_text,
+				    &remote);
+				said = true;
+			} else if (status == 0) {
+				term_safe(&b, key, strlen(key));
+				buf_puts(&b, ": ");
+				answer_words(&b, question_choices(&a, &qn->q),
+				    answer, is_text);
+				buf_puts(&b, " (sent)\n");
+				say(&b);
+			}
+			(void)fclose(out);
+		} else
+			status = send_via(via, &ev, -1);
+		if (status != 0 && !said)
 			warnx("%s: the --via command exited with %d", safe(&b,
 			    key), status);
-		} else if (o->human) {
-			term_safe(&b, key, strlen(key));
-			buf_puts(&b, ": ");
-			answer_words(&b, question_choices(&a, &qn->q), answer,
-			    is_text);
-			buf_puts(&b, " (sent)\n");
-			say(&b);
-		}
 		goto done;
 	}
 	t->ap.quiet = o->human;

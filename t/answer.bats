@@ -238,6 +238,28 @@ setup_question() {
 	[ "$(field .pending)" -eq 1 ]
 }
 
+@test "--via on a terminal: the remote result line (its nonce) stays off the screen; the verdict is said as for an answer here" {
+	setup_question
+	mkdir -p "$BATS_TEST_TMPDIR/remote"
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/remote/journal"
+	local nonce; nonce=$(jq -r 'select(.interaction) | .interaction.nonce' "$ARC_JOURNAL" | tail -1)
+	[ ${#nonce} -ge 16 ]
+	on_tty '' "ARC_NOW=2026-08-26T01:17:00Z arc-answer --via 'arc-apply -j $BATS_TEST_TMPDIR/remote/journal' deploy allow; echo rc=\$?"
+	[[ "$output" != *"$nonce"* ]]
+	[[ "$output" == *"deploy: Allow (accepted)"* ]]
+	[[ "$output" == *"rc=0"* ]]
+	[ "$(arc-wait -t 0 -j "$BATS_TEST_TMPDIR/remote/journal" deploy | jq -r .status)" = answered ]
+	# a second answer is refused there, and said so, still without the line
+	on_tty '' "ARC_NOW=2026-08-26T01:17:00Z arc-answer --via 'arc-apply -q -j $BATS_TEST_TMPDIR/remote/journal' deploy deny; echo rc=\$?"
+	[[ "$output" != *"$nonce"* ]]
+	[[ "$output" == *"deploy: not answered"* ]]
+	[[ "$output" == *"rc=1"* ]]
+	# a command that prints no result line: its status says it was sent
+	on_tty '' "ARC_NOW=2026-08-26T01:17:00Z arc-answer --via 'cat >/dev/null' deploy allow; echo rc=\$?"
+	[[ "$output" == *"deploy: Allow (sent)"* ]]
+	[[ "$output" == *"rc=0"* ]]
+}
+
 @test "usage errors say what was wrong before the usage; --help prints it on stdout" {
 	run --separate-stderr arc-answer a b c
 	[ "$status" -eq 2 ]

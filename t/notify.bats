@@ -182,8 +182,10 @@ notifies() { [ "$(grep -c 'member=Notify$' "$(N)/bus.log")" -eq "$1" ]; }
 closes() { [ "$(grep -c 'member=CloseNotification$' "$(N)/bus.log")" -ge "$1" ]; }
 
 # What the journal says of KEY's question: its status, and the choice.
+# A settled question is in the history, not in a new --follow's listing
+# (which shows what is active, and an answer only while it watches).
 answered_with() { # KEY CHOICE
-	timeout 2 arc-status --follow 2>/dev/null |
+	arc-status --history --json 2>/dev/null |
 	    jq -e --arg k "$1" --arg c "$2" 'select(.key == $k) |
 	    .interaction | .status == "answered" and
 	    .response.choice_id == $c' >/dev/null

@@ -309,6 +309,7 @@ send_answer(struct target *t, const struct opts *o, const char *key,
 				buf_printf(&b, "; %s", t->ap.not_found_why);
 			warnx("%s", b.p);
 			status = EXIT_REJECTED;
+			said = true;
 		} else if (o->human) {
 			/* its words are read, not shown: a result line holds
 			 * the nonce */

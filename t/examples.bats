@@ -129,6 +129,9 @@ sandbox() {	# a home, the usual journal in it, the stand-ins on PATH
 	exec sh -c "$*"
 	EOF
 	chmod +x "$d/bin/agent-hook" "$d/bin/ssh"
+	# the reader's python3 is Debian's, with python3-crc32c (a pyenv's
+	# earlier on this PATH has none)
+	ln -s /usr/bin/python3 "$d/bin/python3"
 }
 
 seed() {	# FILE: the questions it names, a notice, a history segment

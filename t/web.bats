@@ -304,9 +304,9 @@ HTML
 	title=$(jq -r '.[0]' <<<"$n")
 	body=$(jq -r '.[1]' <<<"$n")
 	[[ $title == '"><script>alert(2)</script>'*': <img src=x onerror=alert(1)> long long'* ]]
-	[ "${#title}" -le 120 ]
+	[ "$(jq -r ".[0] | length" <<<"$n")" -le 120 ]	# characters, whatever the locale
 	[[ $body == '<b>bold</b> & more more'* ]]
-	[ "${#body}" -le 200 ]
+	[ "$(jq -r ".[1] | length" <<<"$n")" -le 200 ]
 	# the page went on: the first question answered in a terminal left it
 	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'long long'
 	! grep -q 'First question' <<<"$(sed -n '/^1 question waiting$/,$p' <<<"$output")"

@@ -45,7 +45,9 @@ LIBEXECDIR ?= $(PREFIX)/lib/arc
 # libsystemd): DEBS_CORE and jq.  DEBS_BUILD is what make (all) and make
 # install need: make deps-build installs it, and make install runs it.
 # Every program a test file runs, by package, is in t/README's table
-# "What each file runs"; t/needs.bats checks it against these lists.
+# "What each file runs"; t/needs.bats checks it against these lists.  A
+# package counts as there when an installed one provides it (a nodejs
+# from NodeSource provides npm and conflicts with Debian's).
 DEBS_CORE  = libbsd-dev libmd-dev libzstd-dev
 DEBS_BUILD = $(DEBS_CORE) libsystemd-dev
 DEBS_DEMO  = $(DEBS_CORE) jq procps
@@ -101,9 +103,11 @@ deps-sanitize: DEBS = $(DEBS_SANITIZE)
 deps-fuzz: DEBS = $(DEBS_FUZZ)
 deps-bench: DEBS = $(DEBS_BENCH)
 deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
-	@missing=; for p in $(DEBS); do \
-	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
-	    grep -q '^install ok installed' || missing="$$missing $$p"; done; \
+	@have=$$(dpkg-query -W -f='$${db:Status-Abbrev} $${Package}, $${Provides}\n' \
+	    2>/dev/null | awk '$$1 == "ii" { $$1 = ""; print }' | tr ',' '\n' | \
+	    awk 'NF { print $$1 }'); \
+	missing=; for p in $(DEBS); do \
+	    printf '%s\n' "$$have" | grep -qx -- "$$p" || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:$$missing"; \
 	    sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \

@@ -266,7 +266,8 @@ remote_verdict(FILE *f, struct verdict *v)
 		(void)snprintf(v->message, sizeof(v->message), "%s", m.p);
 	ok = true;
 done:
-	explicit_bzero(b.p, b.len);
+	if (b.p != NULL)	/* nothing read: nothing to clear */
+		explicit_bzero(b.p, b.len);
 	buf_free(&b);
 	buf_free(&m);
 	arena_free(&a);

@@ -614,15 +614,11 @@ hook(const struct host *h)
 		give_up(&c, "cancelled", "stopped by a signal; nothing was "
 		    "asked");
 	if (c.plan.nreq == 0 && !c.plan.sweep && c.plan.nresolve == 0 &&
-	    c.plan.nprefix == 0) {
-		finished = true;
-		return 0;	/* nothing to do: no journal opened */
-	}
+	    c.plan.nprefix == 0)
+		goto done;	/* nothing to do: no journal opened */
 	apply_plan(&c);
-	if (c.plan.wait == WAIT_NONE || c.plan.nreq == 0) {
-		finished = true;
-		return 0;
-	}
+	if (c.plan.wait == WAIT_NONE || c.plan.nreq == 0)
+		goto done;
 	wait_answers(&c);
 	if (h->reply == NULL || !h->reply(&out, &c.arena, c.payload, &c.who,
 	    &c.plan, c.answer))
@@ -633,7 +629,12 @@ hook(const struct host *h)
 		    "withdrawn");
 	buf_putc(&out, '\n');
 	(void)write_all(STDOUT_FILENO, out.p, out.len);
+done:
 	finished = true;
+	buf_free(&in);
+	buf_free(&out);
+	arena_free(&c.answers);
+	arena_free(&c.arena);
 	return 0;
 }
 

@@ -245,7 +245,6 @@ next_item(struct survey *s)
 	return s->has_best ? &s->best : NULL;
 }
 
-/* Producer text for a status line; for tmux, '#' doubled to stay text. */
 /* Safe text on the line: tmux reads # as a format, so it is doubled. */
 static void
 bar_safe(struct buf *b, struct sv v, bool tmux)
@@ -259,6 +258,7 @@ bar_safe(struct buf *b, struct sv v, bool tmux)
 	}
 }
 
+/* Producer text for a status line; for tmux, '#' doubled to stay text. */
 static void
 bar_text(struct buf *b, struct sv v, bool tmux)
 {

@@ -218,12 +218,11 @@ render(struct follower *f, const struct condition *c, bool expired,
 	} else if (view)
 		buf_puts(&f->v, "null");
 	if (f->off != NULL && parsed) {
-		q_goes = offdevice_apply(f->off, &n,
-		    c->interaction.len != 0 ? &r : NULL);
+		q_goes = offdevice_apply(f->off, &n, has_q ? &r : NULL);
 		rec_write(&f->n, &n, false, true);
 	} else
 		record_write_full(&f->n, &f->arena, text, false);
-	if (c->interaction.len == 0 || !q_goes) {
+	if (!has_q || !q_goes) {
 		buf_puts(&f->i, "null");
 		return;
 	}

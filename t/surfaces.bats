@@ -238,7 +238,7 @@ displayed() { [ "$(dunstctl count displayed 2>/dev/null || echo 0)" -ge 1 ]; }
 # ---- the page (t/web/serve and t/web/browse.mjs, as t/web.bats) ----
 
 page_serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
-page_browse() { node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
+page_browse() { TMPDIR="$BATS_TEST_TMPDIR" node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
 
 @test "surfaces: the page in Chromium shows the title, the message and every choice with its detail, and a button for each; under no-message and title-only, no button, and why" {
 	ask_whole

@@ -60,7 +60,8 @@ soon() {
 	return 1
 }
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
-browse() { node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
+# (its Chromium profile in the test's folder: bats removes what is left)
+browse() { TMPDIR="$BATS_TEST_TMPDIR" node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
 shot() { echo "${ARC_WEB_SHOTS:-$BATS_TEST_TMPDIR}/$1.png"; }
 # A question that stays open long enough, under KEY, with JQ applied.
 open_q() { created "$1" ".request.response.expires_at = \"2099-01-01T00:00:00Z\" | ${2:-.}" | arc-apply >/dev/null; }

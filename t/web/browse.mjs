@@ -25,8 +25,19 @@ const chrome = spawn('/usr/bin/chromium', ['--headless', '--no-sandbox',
     '--disable-sync', '--remote-debugging-pipe',
     `--user-data-dir=${profile}`, 'about:blank'],
     { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
-const done = (code) => { chrome.kill('SIGKILL'); try { rmSync(profile,
-    { recursive: true, force: true }); } catch {} process.exit(code); };
+// The profile is removed once Chromium has exited: removed while it still
+// wrote there, it was left behind, a folder in /tmp a run.
+let ending = false;
+const removed = (code) => { try { rmSync(profile, { recursive: true,
+    force: true }); } catch {} process.exit(code); };
+const done = (code) => {
+	if (ending) return;
+	ending = true;
+	if (chrome.exitCode !== null || chrome.signalCode !== null) removed(code);
+	chrome.once('exit', () => removed(code));
+	setTimeout(() => removed(code), 5000);
+	chrome.kill('SIGKILL');
+};
 setTimeout(() => { console.log('timeout'); done(3); },
     Number(process.env.ARC_BROWSE_TIMEOUT_MS || 120000));
 
@@ -43,7 +54,7 @@ chrome.stdio[4].on('data', (d) => {
 		received(m);
 	}
 });
-chrome.on('exit', () => { console.log('chromium exited'); done(3); });
+chrome.on('exit', () => { if (!ending) { console.log('chromium exited'); done(3); } });
 function received(m) {
 	if (m.id && pending.has(m.id)) {
 		const [ok, no] = pending.get(m.id);

@@ -89,8 +89,10 @@ rejects() {
 fresh() { echo "evt_${SRANDOM}${SRANDOM}"; }
 
 # created KEY [JQ]: a permission question (allow/deny) under KEY.
+# (One jq, or two with a filter: the suite makes some thousands.)
 created() {
-	jq -nc --arg id "$(fresh)" --arg key "$1" '{arc_version:"0.2",
+	if [ -n "${2:-}" ]; then created "$1" | jq -c "$2"; return; fi
+	jq -nc --arg id "evt_${SRANDOM}${SRANDOM}" --arg key "$1" '{arc_version:"0.2",
 	    event_id:$id, event_type:"request.created",
 	    occurred_at:"2026-08-26T01:15:00Z",
 	    sender:{id:"codex", name:"Codex"},
@@ -98,7 +100,14 @@ created() {
 	    request:{key:$key, kind:"permission", message:"May I deploy?",
 	      response:{kind:"permission", choices:[{id:"allow", label:"Allow"},
 	        {id:"deny", label:"Deny", detail:"Stops here"}],
-	      expires_at:"2026-08-26T02:00:00Z"}}}' | jq -c "${2:-.}"
+	      expires_at:"2026-08-26T02:00:00Z"}}}'
+}
+
+# created_keys PREFIX N: N such questions, under PREFIX1 .. PREFIXN
+created_keys() {
+	created "${1}0" | jq -c --arg p "$1" --argjson n "$2" \
+	    '. as $e | range(1; $n + 1) | . as $i |
+	     $e | .event_id += "_\($i)" | .request.key = "\($p)\($i)"'
 }
 
 # text_question KEY [MAX]: a text question under KEY.

@@ -467,7 +467,7 @@ offset_of() {
 @test "several writers on one journal: nothing lost, nothing duplicated" {
 	local w i
 	for w in 1 2 3 4; do
-		for i in $(seq 100); do created "w$w-$i"; done >"$BATS_TEST_TMPDIR/in$w"
+		created_keys "w$w-" 100 >"$BATS_TEST_TMPDIR/in$w"
 	done
 	for w in 1 2 3 4; do apply --batch 7 "$BATS_TEST_TMPDIR/in$w" >/dev/null & done
 	wait
@@ -493,7 +493,7 @@ offset_of() {
 
 @test "group commit: events read together share one fsync; --batch 1 syncs each" {
 	command -v strace >/dev/null || apt-get install -y -qq strace >/dev/null
-	for i in $(seq 50); do created "k$i"; done >"$BATS_TEST_TMPDIR/in"
+	created_keys k 50 >"$BATS_TEST_TMPDIR/in"
 	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t1" \
 	    "$ARC_BIN/arc-apply" -j "$BATS_TEST_TMPDIR/j1" "$BATS_TEST_TMPDIR/in" >/dev/null
 	ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:16:00Z strace -f -e trace=fdatasync -o "$BATS_TEST_TMPDIR/t2" \
@@ -1128,7 +1128,7 @@ settled_history() {
 @test "--compact while other processes append: no record lost" {
 	local w i
 	for w in 1 2; do
-		for i in $(seq 150); do created "w$w-$i"; done >"$BATS_TEST_TMPDIR/in$w"
+		created_keys "w$w-" 150 >"$BATS_TEST_TMPDIR/in$w"
 	done
 	apply --batch 3 "$BATS_TEST_TMPDIR/in1" >/dev/null &
 	apply --batch 5 "$BATS_TEST_TMPDIR/in2" >/dev/null &

@@ -11,7 +11,20 @@ load helper
 
 N() { echo "$BATS_TEST_TMPDIR/n"; }
 
-setup_file() { needs Xvfb dbus-daemon dunst dunstctl dbus-monitor gdbus tmux import; }
+# One display for the file (the tests start their own bus and server on it:
+# Xvfb took a second of each test's setup).
+setup_file() {
+	needs Xvfb dbus-daemon dunst dunstctl dbus-monitor gdbus tmux import
+	exec 4>"$BATS_FILE_TMPDIR/display"
+	Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp \
+	    >/dev/null 2>&1 3>&- &
+	echo $! >"$BATS_FILE_TMPDIR/xvfb.pid"
+	exec 4>&-
+	eventually test -s "$BATS_FILE_TMPDIR/display"
+	export DISPLAY=":$(cat "$BATS_FILE_TMPDIR/display")"
+}
+
+teardown_file() { kill "$(cat "$BATS_FILE_TMPDIR/xvfb.pid")" 2>/dev/null || true; }
 
 setup() {
 	arc_setup
@@ -33,14 +46,7 @@ setup() {
 	tmux -S "$(N)/outer" -f /dev/null new-session -d -x 100 -y 8 \
 	    "env -u TMUX tmux -S $(N)/tmux attach -t work"
 	eventually bar_has '[0:agent]'
-	# The display, the bus, the server.
-	exec 4>"$(N)/display"
-	Xvfb -displayfd 4 -screen 0 1024x768x24 -nolisten tcp \
-	    >/dev/null 2>&1 3>&- &
-	echo $! >"$(N)/xvfb.pid"
-	exec 4>&-
-	eventually test -s "$(N)/display"
-	export DISPLAY=":$(cat "$(N)/display")"
+	# The bus, the server (on the file's display).
 	start_bus
 	export DBUS_SESSION_BUS_ADDRESS="unix:path=$(N)/bus"
 	# The context menu: dmenu is a script that waits for $(N)/pick and
@@ -150,7 +156,6 @@ teardown() {
 	stop monitor
 	stop dunst
 	stop dbus
-	stop xvfb
 	tmux -S "$(N)/outer" kill-server 2>/dev/null || true
 	tmux_in kill-server 2>/dev/null || true
 	arc_teardown

@@ -41,9 +41,9 @@ teardown() { arc_teardown; }
 # eventually CMD...: true once CMD is, trying for up to 20 seconds.
 eventually() {
 	local i
-	for i in $(seq 200); do
+	for ((i = 0; i < 400; i++)); do
 		"$@" && return 0
-		sleep 0.1
+		sleep 0.05
 	done
 	echo "never came true: $*" >&2
 	return 1

@@ -38,6 +38,36 @@ arc_teardown() {
 setup() { arc_setup; }
 teardown() { arc_teardown; }
 
+# session DIR NAME CMD...: CMD in a session of its own (setsid), its output
+# in DIR/NAME.out and .err, its id in DIR/NAME.pid; stop_sessions DIR
+# stops each such session (TERM to the whole group) and waits for it.
+session() {
+	local dir=$1 name=$2
+	shift 2
+	setsid "$@" >"$dir/$name.out" 2>"$dir/$name.err" </dev/null 3>&- &
+	echo $! >"$dir/$name.pid"
+}
+stop_sessions() {
+	local f
+	for f in "$1"/*.pid; do
+		[ -f "$f" ] || continue
+		kill -TERM -- "-$(cat "$f")" 2>/dev/null || kill -TERM "$(cat "$f")" 2>/dev/null || true
+		wait "$(cat "$f")" 2>/dev/null || true
+	done
+}
+
+# says_gave_up KEY FAILURE: arc-status --show and --list say that a sink
+# failed delivering KEY with FAILURE ("exec failed: exit status 7"), and
+# gave up after 3 tries.
+says_gave_up() {
+	eventually eval "arc-status --show '$1' | grep -q 'gave up'"
+	run arc-status --show "$1"
+	grep -qx "delivery: $2 (3 tries, gave up, last at .*)" <<<"$output"
+	run arc-status --list
+	[ "$(cut -f1 <<<"$output")" = "$1" ]
+	[[ "$(cut -f7 <<<"$output")" == "$2 (3 tries, gave up"* ]]
+}
+
 # eventually CMD...: true once CMD is, trying for up to 20 seconds.
 eventually() {
 	local i

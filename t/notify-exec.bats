@@ -19,21 +19,11 @@ setup() {
 }
 
 teardown() {
-	local f
-	for f in "$(E)"/*.pid; do
-		[ -f "$f" ] || continue
-		kill -TERM -- "-$(cat "$f")" 2>/dev/null || kill -TERM "$(cat "$f")" 2>/dev/null || true
-		wait "$(cat "$f")" 2>/dev/null || true
-	done
+	stop_sessions "$(E)"
 	arc_teardown
 }
 
-exec_start() { # NAME COMMAND...
-	local name=$1
-	shift
-	setsid "$@" >"$(E)/$name.out" 2>"$(E)/$name.err" </dev/null 3>&- &
-	echo $! >"$(E)/$name.pid"
-}
+exec_start() { session "$(E)" "$@"; } # NAME COMMAND...
 
 exec_conf() { printf '%s\n' "$@" >"$XDG_CONFIG_HOME/arc/notify.conf"; }
 
@@ -128,12 +118,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	exec_start notify arc-notify
 	exec_ask k
 	eventually eval '[ "$(grep -c . "$(E)/tries" 2>/dev/null)" -ge 3 ]'
-	eventually eval 'arc-status --show k | grep -q "gave up"'
-	run arc-status --show k
-	grep -qx 'delivery: exec failed: exit status 7 (3 tries, gave up, last at .*)' <<<"$output"
-	run arc-status --list
-	[ "$(cut -f1 <<<"$output")" = k ]
-	[[ "$(cut -f7 <<<"$output")" == 'exec failed: exit status 7 (3 tries, gave up'* ]]
+	says_gave_up k 'exec failed: exit status 7'
 	sleep 1
 	[ "$(grep -c . "$(E)/tries")" -eq 3 ]	# bounded
 	# settled: the failure no longer stands

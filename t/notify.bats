@@ -699,12 +699,7 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 	question deploy >/dev/null
 	eventually grep -q notify "$(N)/refused" || { cat "$(N)/notify.err" "$(N)/refuse.err"; false; }
 	eventually eval '[ "$(grep -c notify "$(N)/refused")" -ge 3 ]' || { cat "$(N)/refused" "$(N)/notify.err"; arc-status --show deploy; false; }
-	eventually eval 'arc-status --show deploy | grep -q "gave up"'
-	run arc-status --show deploy
-	grep -qx 'delivery: desktop failed: refused by the server: too many notifications shown (3 tries, gave up, last at .*)' <<<"$output"
-	run arc-status --list
-	[ "$(cut -f1 <<<"$output")" = deploy ]
-	[[ "$(cut -f7 <<<"$output")" == 'desktop failed: refused by the server: too many notifications shown (3 tries, gave up'* ]]
+	says_gave_up deploy 'desktop failed: refused by the server: too many notifications shown'
 	sleep 1
 	[ "$(grep -c notify "$(N)/refused")" -eq 3 ]	# bounded
 	# settled: the failure no longer stands

@@ -27,24 +27,14 @@ setup() {
 }
 
 teardown() {
-	local f
-	for f in "$(S)"/*.pid; do
-		[ -f "$f" ] || continue
-		kill -TERM -- "-$(cat "$f")" 2>/dev/null || kill -TERM "$(cat "$f")" 2>/dev/null || true
-		wait "$(cat "$f")" 2>/dev/null || true
-	done
+	stop_sessions "$(S)"
 	[ ! -f "$SRV/lighttpd.pid" ] || kill "$(cat "$SRV/lighttpd.pid")" 2>/dev/null || true
 	tmux -L "surfaces-$$-$BATS_TEST_NUMBER" kill-server 2>/dev/null || true
 	arc_teardown
 }
 
 # surf_session NAME CMD...: CMD in a session of its own, stopped by teardown.
-surf_session() {
-	local name=$1
-	shift
-	setsid "$@" >"$(S)/$name.out" 2>"$(S)/$name.err" </dev/null 3>&- &
-	echo $! >"$(S)/$name.pid"
-}
+surf_session() { session "$(S)" "$@"; }
 
 # ---- the question, and what the one rule shows of it ----
 

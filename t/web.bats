@@ -19,21 +19,13 @@ setup() {
 teardown() {
 	[ -z "${hookpid:-}" ] || kill "$hookpid" 2>/dev/null || :
 	[ ! -f "$SRV/lighttpd.pid" ] || kill "$(cat "$SRV/lighttpd.pid")" 2>/dev/null || :
-	local f
-	for f in "$BATS_TEST_TMPDIR"/*.session; do
-		[ ! -e "$f" ] || kill -TERM -- "-$(cat "$f")" 2>/dev/null || :
-	done
+	stop_sessions "$BATS_TEST_TMPDIR"
 	arc_teardown
 }
 
 # in_session NAME CMD...: CMD in a session of its own (stopped by
 # teardown), its output in $BATS_TEST_TMPDIR/NAME.out and .err.
-in_session() {
-	local name=$1
-	shift
-	setsid "$@" >"$BATS_TEST_TMPDIR/$name.out" 2>"$BATS_TEST_TMPDIR/$name.err" </dev/null 3>&- &
-	echo $! >"$BATS_TEST_TMPDIR/$name.session"
-}
+in_session() { session "$BATS_TEST_TMPDIR" "$@"; }
 # kin_of PID: PID's descendants, one a line.
 kin_of() {
 	local c

@@ -122,7 +122,7 @@ fresh() { echo "evt_${SRANDOM}${SRANDOM}"; }
 # (One jq, or two with a filter: the suite makes some thousands.)
 created() {
 	if [ -n "${2:-}" ]; then created "$1" | jq -c "$2"; return; fi
-	jq -nc --arg id "evt_${SRANDOM}${SRANDOM}" --arg key "$1" '{arc_version:"0.2",
+	jq -nc --arg id "$(fresh)" --arg key "$1" '{arc_version:"0.2",
 	    event_id:$id, event_type:"request.created",
 	    occurred_at:"2026-08-26T01:15:00Z",
 	    sender:{id:"codex", name:"Codex"},

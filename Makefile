@@ -19,7 +19,7 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
 	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
 	   arcdelivery.o \
-	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o \
+	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o arcspawn.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcevent.o arcbuf.o arcjson.o arctime.o \
 	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o
@@ -27,7 +27,7 @@ HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
-	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arctmux.h arcview.h \
+	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
 	   arcdelivery.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \

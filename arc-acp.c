@@ -50,7 +50,6 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -59,12 +58,12 @@
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcspawn.h"
 #include "arcacpmsg.h"
 #include "arcacpscan.h"
 
 int	acp_main(int, char **);
 
-extern char **environ;
 
 #define IBUF_SIZE	(256 * 1024)	/* one read */
 #define MSG_MAX		(1024 * 1024)	/* the one message acted on */
@@ -278,54 +277,19 @@ find_command(const char *argv0, const char *name, char *out, size_t n)
 		    access(out, X_OK) == 0)
 			return;
 	}
-	strlcpy(out, name, n);	/* posix_spawnp finds it on PATH */
+	strlcpy(out, name, n);	/* spawn_start finds it on PATH */
 }
 
 /*
  * Starts a command with the given descriptors as its standard input and
  * output (-1: /dev/null for input, ours for output); its standard error
- * is ours.  SIGPIPE is at its default in the child, whatever ours is.
+ * is ours.  Its signals are at their defaults, whatever ours are.
  */
 static pid_t
 spawn(const char *path, char *const argv[], int in, int out, bool search)
 {
-	posix_spawn_file_actions_t	 fa;
-	posix_spawnattr_t		 at;
-	sigset_t			 def, none;
-	pid_t				 pid;
-	int				 e;
-
-	if (posix_spawn_file_actions_init(&fa) != 0 ||
-	    posix_spawnattr_init(&at) != 0)
-		errx(EXIT_SYSTEM, "posix_spawn: out of memory");
-	if (in >= 0)
-		e = posix_spawn_file_actions_adddup2(&fa, in, 0);
-	else
-		e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-		    O_RDONLY, 0);
-	if (e == 0 && out >= 0)
-		e = posix_spawn_file_actions_adddup2(&fa, out, 1);
-	(void)sigemptyset(&def);
-	(void)sigaddset(&def, SIGPIPE);
-	(void)sigaddset(&def, SIGCHLD);
-	(void)sigemptyset(&none);
-	if (e == 0)
-		e = posix_spawnattr_setsigdefault(&at, &def);
-	if (e == 0)
-		e = posix_spawnattr_setsigmask(&at, &none);
-	if (e == 0)
-		e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF |
-		    POSIX_SPAWN_SETSIGMASK);
-	if (e == 0)
-		e = search ? posix_spawnp(&pid, path, &fa, &at, argv, environ) :
-		    posix_spawn(&pid, path, &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	if (e != 0) {
-		errno = e;
-		return -1;
-	}
-	return pid;
+	return spawn_start(path, argv, in >= 0 ? in : SPAWN_NULL, out >= 0 ?
+	    out : SPAWN_OURS, SPAWN_OURS, search);
 }
 
 /*
@@ -1185,9 +1149,11 @@ ask(const struct jval *msg, bool permission)
 		key_part(&k, an, alen, 24);
 	}
 	buf_putc(&k, ':');
-	if (sid != NULL)
-		key_part(&k, sid->s, sid->len, 36);
-	else
+	if (sid != NULL) {	/* hashed: keys leave under no-session */
+		char h[ARC_HEX_DIGEST];
+		sha256_hex(sid->s, sid->len, h);
+		buf_put(&k, h, 16);
+	} else
 		buf_putc(&k, '-');
 	buf_printf(&k, ":%s:", px.instance);
 	id_part(&k, id, cid, cidlen);

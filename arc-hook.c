@@ -82,13 +82,38 @@ static const struct setting {
 	{ "gemini", "SessionEnd", NULL, 5000, false },
 };
 
+/*
+ * A word as sh reads it back: as it is when it holds only characters that
+ * mean nothing to sh, else in single quotes (each ' as '\''), since the
+ * host runs the command with sh -c.
+ */
+static void
+sh_word(struct buf *b, const char *s)
+{
+	if (*s != '\0' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
+	    "opqrstuvwxyz0123456789/._-+,:@%=") == strlen(s)) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '\'');
+	for (; *s != '\0'; s++)
+		if (*s == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_putc(b, *s);
+	buf_putc(b, '\'');
+}
+
 static void
 print_settings(const char *host, const char *bindir, bool toml)
 {
-	struct buf	 b = { 0 }, cmd = { 0 };
+	struct buf	 b = { 0 }, cmd = { 0 }, path = { 0 };
 	size_t		 i, n = 0, k = 0;
 
-	buf_printf(&cmd, "%s/arc-hook %s", bindir, host);
+	buf_printf(&path, "%s/arc-hook", bindir);
+	sh_word(&cmd, path.p);
+	buf_printf(&cmd, " %s", host);
+	buf_free(&path);
 	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
 		n += strcmp(settings[i].host, host) == 0;
 	if (!toml)
@@ -602,6 +627,9 @@ hook(const struct host *h)
 	c.event = "unnamed";
 	if (!read_payload(&in))
 		give_up(&c, "cancelled", "cannot read the payload");
+	if (hook_values(in.p ? in.p : "", in.len) > HOOK_VALUES_MAX)
+		give_up(&c, "cancelled", "the payload holds more than %d JSON "
+		    "values", HOOK_VALUES_MAX);
 	if ((c.payload = hook_payload(&c.arena, in.p ? in.p : "", in.len)) ==
 	    NULL)
 		give_up(&c, "cancelled", "the payload is not one JSON object "
@@ -613,6 +641,11 @@ hook(const struct host *h)
 	if (stopped)
 		give_up(&c, "cancelled", "stopped by a signal; nothing was "
 		    "asked");
+	if (c.plan.refused != NULL) {	/* the host asks in its own dialog */
+		say("%s: %s; %s asks in its own dialog", c.event,
+		    c.plan.refused, c.who.name);
+		goto done;
+	}
 	if (c.plan.nreq == 0 && !c.plan.sweep && c.plan.nresolve == 0 &&
 	    c.plan.nprefix == 0)
 		goto done;	/* nothing to do: no journal opened */
@@ -709,8 +742,14 @@ hook_main(int argc, char **argv)
 		    safe(&shown, settings_of));
 	if (toml && strcmp(settings_of, "codex") != 0)
 		return usage_error(usage, "--toml: Codex's config.toml only");
-	if (prefix != NULL)
+	if (prefix != NULL) {
+		for (i = 0; prefix[i] != '\0'; i++)
+			if ((unsigned char)prefix[i] < 0x20 || prefix[i] == 0x7f)
+				return usage_error(usage, "--prefix: a folder "
+				    "with a control character in its name "
+				    "cannot be written into a hook's command");
 		buf_printf(&bindir, "%s/bin", prefix);
+	}
 	else
 		buf_puts(&bindir, ARC_BINDIR);
 	print_settings(settings_of, bindir.p, toml);

@@ -35,7 +35,6 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,16 +53,19 @@
 #include "arcnotifyconf.h"
 #include "arcjournal.h"
 #include "arcoffdevice.h"
+#include "arcspawn.h"
 #include "arcview.h"
 #include "arcdelivery.h"
 
-extern char **environ;
 
 #define NOTIFY_DEST	"org.freedesktop.Notifications"
 #define NOTIFY_PATH	"/org/freedesktop/Notifications"
 #define NOTIFY_IFACE	"org.freedesktop.Notifications"
 #define LINE_MAX_BYTES	(4 * 1024 * 1024)
 #define ACTIONS_MAX	16	/* buttons sent; the server shows what it can */
+/* A popup's room for a question's message (arc-notify(1), "The room"). */
+#define DESKTOP_CHARS	600
+#define DESKTOP_LINES	12
 #define TRIES_MAX	3	/* deliveries tried, then a failure stands */
 #define RETRY_MS	1000	/* the first retry; then 4 times longer */
 #define FOCUS_MS	2000	/* a pane in focus: look again this soon */
@@ -324,34 +326,19 @@ enum quiet_out { LOUD, QUIET_STDOUT, QUIET_ALL };
 static int
 run(char *const argv[], const char *text, size_t len, enum quiet_out quiet_out)
 {
-	posix_spawn_file_actions_t	 fa;
 	pid_t				 pid;
-	int				 p[2] = { -1, -1 }, st, e;
+	int				 p[2] = { -1, -1 }, st;
 
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		err(EXIT_SYSTEM, "posix_spawn_file_actions_init");
-	if (text != NULL) {
-		if (pipe2(p, O_CLOEXEC) == -1)
-			err(EXIT_SYSTEM, "pipe2");
-		(void)posix_spawn_file_actions_adddup2(&fa, p[0], 0);
-	} else
-		(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-		    O_RDONLY, 0);
-	if (quiet_out) {
-		(void)posix_spawn_file_actions_addopen(&fa, 1, "/dev/null",
-		    O_WRONLY, 0);
-		if (quiet_out == QUIET_ALL)
-			(void)posix_spawn_file_actions_addopen(&fa, 2,
-			    "/dev/null", O_WRONLY, 0);
-	}
-	e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	(void)posix_spawn_file_actions_destroy(&fa);
+	if (text != NULL && pipe2(p, O_CLOEXEC) == -1)
+		err(EXIT_SYSTEM, "pipe2");
+	pid = spawn_start(argv[0], argv, text != NULL ? p[0] : SPAWN_NULL,
+	    quiet_out ? SPAWN_NULL : SPAWN_OURS, quiet_out == QUIET_ALL ?
+	    SPAWN_NULL : SPAWN_OURS, true);
 	if (p[0] != -1)
 		(void)close(p[0]);
-	if (e != 0) {
+	if (pid == -1) {
 		if (p[1] != -1)
 			(void)close(p[1]);
-		errno = e;
 		warn("%s", argv[0]);
 		return -1;
 	}
@@ -506,6 +493,18 @@ choice_arg(const struct jval *choices, size_t k, char *num, size_t numlen)
 	return NULL;
 }
 
+/*
+ * Whether a question's message fits a popup whole; *room: the bytes of it
+ * shown.  One that does not is shown as far as it fits, with a word of how
+ * much is not, and with only the choices that refuse.
+ */
+static bool
+desktop_fits(const struct view *v, size_t *room)
+{
+	*room = view_room(v, DESKTOP_CHARS, DESKTOP_LINES);
+	return *room == v->message.n;
+}
+
 static int
 desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 {
@@ -517,8 +516,9 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	const struct jval *choices = NULL;
 	char		 left[32], num[24];
 	uint32_t	 id;
-	size_t		 k;
+	size_t		 k, room;
 	int		 rc;
+	bool		 fits;
 
 	if (!c->has_view)
 		return -EINVAL;
@@ -540,9 +540,18 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		buf_put(&sum, v->shown_key.p, v->shown_key.n);
 	buf_putc(&sum, '\0');
 
-	/* The whole question: message, each choice with its detail. */
-	markup(&body, v->message);
+	/* The question as it fits: message, each choice with its detail. */
+	fits = desktop_fits(v, &room);
+	markup(&body, (struct sv){ v->message.p, room });
+	if (!fits)
+		buf_printf(&body, "\n\xe2\x9f\xa8%zu of %zu characters not "
+		    "shown here: open it in the terminal (arc-answer) or on "
+		    "the page to allow it\xe2\x9f\xa9", view_chars(v->message.p +
+		    room, v->message.n - room), view_chars(v->message.p,
+		    v->message.n));
 	for (k = 0; c->question && k < v->nchoices; k++) {
+		if (!fits && !view_refuses(&v->choices[k]))
+			continue;	/* not seen whole: never allowed here */
 		/* all of them, numbered: a server may show fewer buttons */
 		buf_printf(&body, "\n%zu) ", k + 1);
 		markup(&body, v->choices[k].label);
@@ -582,7 +591,8 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		choices = json_get(c->i, "choices");
 	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
 	    k < choices->n && k < ACTIONS_MAX && k < v->nchoices; k++) {
-		if (choice_arg(choices, k, num, sizeof(num)) == NULL)
+		if (choice_arg(choices, k, num, sizeof(num)) == NULL ||
+		    (!fits && !view_refuses(&v->choices[k])))
 			continue;
 		key.len = 0;
 		buf_printf(&key, "%s/%zu", c->tag, k + 1);
@@ -927,10 +937,9 @@ done:
 static pid_t
 follow_start(struct notifier *nt, int *fd)
 {
-	posix_spawn_file_actions_t	 fa;
 	char				*argv[5];
 	pid_t				 pid;
-	int				 p[2], e, n = 0;
+	int				 p[2], n = 0;
 
 	argv[n++] = "arc-status";
 	argv[n++] = "--follow";
@@ -941,17 +950,9 @@ follow_start(struct notifier *nt, int *fd)
 	argv[n] = NULL;
 	if (pipe2(p, O_CLOEXEC) == -1)
 		err(EXIT_SYSTEM, "pipe2");
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		err(EXIT_SYSTEM, "posix_spawn_file_actions_init");
-	(void)posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-	    O_RDONLY, 0);
-	if ((e = posix_spawnp(&pid, "arc-status", &fa, NULL, argv,
-	    environ)) != 0) {
-		errno = e;
+	if ((pid = spawn_start("arc-status", argv, SPAWN_NULL, p[1],
+	    SPAWN_OURS, true)) == -1)
 		err(EXIT_SYSTEM, "arc-status");
-	}
-	(void)posix_spawn_file_actions_destroy(&fa);
 	(void)close(p[1]);
 	*fd = p[0];
 	return pid;
@@ -969,9 +970,14 @@ answer(struct notifier *nt, struct cond *c, const char *tag, size_t k)
 	struct buf		 b = { 0 };
 	int			 n = 0, rc;
 
+	size_t			 room;
+
 	if (!c->question || strcmp(tag, c->tag) != 0 || choices == NULL ||
 	    choices->type != J_ARRAY || k < 1 || k > choices->n ||
-	    (arg = choice_arg(choices, k - 1, num, sizeof(num))) == NULL) {
+	    (arg = choice_arg(choices, k - 1, num, sizeof(num))) == NULL ||
+	    !c->has_view || k > c->view.nchoices ||
+	    (!desktop_fits(&c->view, &room) &&
+	    !view_refuses(&c->view.choices[k - 1]))) {
 		warnx("%s: a press on a question no longer shown was refused",
 		    safe(&b, c->key));
 		goto again;

@@ -1104,8 +1104,8 @@ answer(const struct form *f, const struct offdevice *off, const char *user)
 	struct arena		 a = { 0 };
 	struct buf		 ev = { 0 };
 	struct condition	*c;
-	struct rec		 shown;
-	const char		*said;
+	struct rec		 shown, n;
+	const char		*said, *ntext;
 	bool			 is_text = f->text != NULL;
 
 	if (f->seen == NULL || !tag_valid(f->seen) ||
@@ -1120,7 +1120,9 @@ answer(const struct form *f, const struct offdevice *off, const char *user)
 		shown = qn.q;
 	if (!qn.found || !question_open(&qn.q, arc_now()))
 		said = "closed";
-	else if (!offdevice_apply(off, NULL, &shown))
+	else if ((ntext = c != NULL ? journal_text(&ap.j, &a, c, false) :
+	    NULL) == NULL || !rec_parse(&a, ntext, false, &n) ||
+	    !offdevice_shows(off, &n, &shown))
 		said = "withheld";	/* never shown: never answered */
 	else if (!tag_names(f->seen, &qn.q))
 		said = "changed";

@@ -44,6 +44,7 @@
 #include <zstd.h>
 
 #include "arc.h"
+#include "arcspawn.h"
 #include "arclog.h"
 #include "arcarchive.h"
 
@@ -1146,6 +1147,7 @@ archive_handoff(const char *journal, int64_t now)
 			_exit(1);
 		if (child != 0)
 			_exit(0);
+		spawn_defaults();
 		if (busy != -1 && busy <= STDERR_FILENO)
 			busy = fcntl(busy, F_DUPFD, STDERR_FILENO + 1);
 		if ((fd = open("/dev/null", O_RDWR)) != -1) {

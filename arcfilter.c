@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "arc.h"
+#include "arcspawn.h"
 #include "arcterm.h"
 #include "arcproblem.h"
 #include "arcvalidate.h"
@@ -532,15 +533,10 @@ send_via(const char *command, const struct buf *ev, int out)
 	flush_stdout();
 	if (pipe2(fd, O_CLOEXEC) == -1)
 		err(EXIT_SYSTEM, "pipe");
-	if ((pid = fork()) == -1)
-		err(EXIT_SYSTEM, "fork");
-	if (pid == 0) {
-		if (dup2(fd[0], STDIN_FILENO) == -1 ||
-		    (out != -1 && dup2(out, STDOUT_FILENO) == -1))
-			_exit(127);
-		execl("/bin/sh", "sh", "-c", command, (char *)NULL);
-		_exit(127);
-	}
+	if ((pid = spawn_start("/bin/sh", (char *[]){ "sh", "-c",
+	    (char *)command, NULL }, fd[0], out != -1 ? out : SPAWN_OURS,
+	    SPAWN_OURS, false)) == -1)
+		err(EXIT_SYSTEM, "/bin/sh");
 	(void)close(fd[0]);
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;

@@ -222,8 +222,40 @@ utf8_len(const unsigned char *p, const unsigned char *end)
 	return len;
 }
 
+static const struct jval *payload_of(struct arena *, const char *, size_t);
+
 const struct jval *
 hook_payload(struct arena *a, const char *s, size_t n)
+{
+	if (n > HOOK_PAYLOAD_MAX || hook_values(s, n) > HOOK_VALUES_MAX)
+		return NULL;
+	return payload_of(a, s, n);
+}
+
+size_t
+hook_values(const char *s, size_t n)
+{
+	size_t	 i, k = 1;
+	bool	 in_string = false;
+
+	/* every value but the first follows one of [ { , : outside strings */
+	for (i = 0; i < n; i++) {
+		if (in_string) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_string = false;
+		} else if (s[i] == '"')
+			in_string = true;
+		else if (s[i] == '[' || s[i] == '{' || s[i] == ',' ||
+		    s[i] == ':')
+			k++;
+	}
+	return k;
+}
+
+static const struct jval *
+payload_of(struct arena *a, const char *s, size_t n)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	const unsigned char	*end = p + n;
@@ -232,8 +264,6 @@ hook_payload(struct arena *a, const char *s, size_t n)
 	struct buf		 b = { 0 };
 	size_t			 k;
 
-	if (n > HOOK_PAYLOAD_MAX)
-		return NULL;
 	while (p < end) {
 		if ((k = utf8_len(p, end)) == 0) {
 			buf_put(&b, s, (size_t)((const char *)p - s));

@@ -33,6 +33,8 @@ struct hook_plan {
 	const char	*resolve_prefix[HOOK_RESOLVE_MAX];	/* keys so begun */
 	size_t		 nresolve, nprefix;
 	enum hook_wait	 wait;	/* WAIT_NONE: open, then exit */
+	/* Why nothing is asked (the action cannot be shown whole), or NULL. */
+	const char	*refused;
 	struct hook_req	 req[HOOK_REQS_MAX];
 	size_t		 nreq;
 };
@@ -46,6 +48,12 @@ struct hook_who {
 };
 
 #define HOOK_PAYLOAD_MAX (16 * 1024 * 1024)	/* bytes; more is refused */
+/*
+ * JSON values in a payload; more is refused before it is parsed, so that
+ * its tree stays within a small multiple of its bytes whatever its shape
+ * (each value is a node of about 80 bytes: "[0,0,..." is one a 2 bytes).
+ */
+#define HOOK_VALUES_MAX	(256 * 1024)
 
 /*
  * A payload as the host sent it: bytes that are not UTF-8 read as U+FFFD
@@ -53,6 +61,8 @@ struct hook_who {
  * twice in any object; NULL when it is not.
  */
 const struct jval *hook_payload(struct arena *, const char *, size_t);
+/* At most how many JSON values n bytes of JSON text can hold. */
+size_t		 hook_values(const char *, size_t);
 
 /* ---- texts, as the adapters' jq made them ---- */
 /* A string as it is, null as "", anything else as jq's tojson; no NUL. */

@@ -65,14 +65,6 @@ canon(struct map *m, const struct jval *v)
 	return s;
 }
 
-static const char *
-q_title(struct map *m, const char *t)
-{
-	if (hook_blank(t))
-		t = m->w->name;
-	return hook_clip(m->a, hook_line_of(m->a, t), 200);
-}
-
 /* ---- the keys' parts ---- */
 
 /* Names point into the payload, with no NUL after them. */
@@ -142,103 +134,100 @@ elicit_of(struct map *m)
 
 /* ---- texts ---- */
 
+/*
+ * What runs is what is shown (arc-hooks(7), "The whole action"): a
+ * permission question's text holds every input of the call, or arc does
+ * not ask it.  Its message is, in this order, the agent's words about the
+ * call on a line of their own (its description, flattened to one line),
+ * every input the mapping does not render as one line of JSON ("Also:"),
+ * then the action itself, rendered whole: a command last, so that every
+ * line from "$ " to the end is the command (the view marks each further
+ * line "> "), and nothing after it can pass for something else.
+ */
+#define WHOLE_MAX	4000	/* ARC's message: characters */
+#define DETAIL_MAX	500	/* ARC's choice detail: characters */
+
+/* Whether s holds a control character (C0 or DEL): shown as JSON then. */
+static bool
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+/* A name or a path as it is, or as a JSON string when it has controls. */
+static const char *
+shown_name(struct map *m, const struct jval *v)
+{
+	const char *s = text(m, v);
+
+	return has_control(s) ? canon(m, v) : s;
+}
+
 /* Lines as jq split them: one "\n" at the end dropped; "" has none. */
 static size_t
-lines_of(struct map *m, const char *s, const char ***out)
+count_lines(const char *s)
 {
-	size_t		 n = strlen(s), k = 0, cap = 8;
-	const char	**l;
-	const char	*p, *nl;
+	size_t n = strlen(s), k = 0, i;
 
 	if (n > 0 && s[n - 1] == '\n')
 		n--;
-	l = arena_alloc(m->a, cap * sizeof(*l));
-	for (p = s; n > 0 && p <= s + n;) {
-		nl = memchr(p, '\n', (size_t)(s + n - p));
-		if (nl == NULL)
-			nl = s + n;
-		if (k == cap) {
-			const char **g = arena_alloc(m->a, 2 * cap *
-			    sizeof(*g));
-			memcpy(g, l, cap * sizeof(*g));
-			l = g;
-			cap *= 2;
-		}
-		l[k++] = hook_printf(m->a, "%.*s", (int)(nl - p), p);
-		p = nl + 1;
-		if (nl == s + n)
-			break;
-	}
-	*out = l;
+	if (n == 0)
+		return 0;
+	for (i = 0, k = 1; i < n; i++)
+		k += s[i] == '\n';
 	return k;
 }
 
-static size_t
-count_lines(struct map *m, const char *s)
-{
-	const char **l;
-
-	return lines_of(m, s, &l);
-}
-
-/* The first n lines, each mark and at most 160 characters. */
+/* Every line of s, each begun with mark, each on a line of its own. */
 static void
-excerpt(struct map *m, struct buf *b, const char *s, const char *mark,
-    size_t n)
+every_line(struct buf *b, const char *s, const char *mark)
 {
-	const char	**l;
-	size_t		  k = lines_of(m, s, &l), i;
+	size_t	 n = strlen(s), len;
+	const char *p = s, *nl;
 
-	for (i = 0; i < k && i < n; i++) {
-		if (i)
-			buf_putc(b, '\n');
+	if (n > 0 && s[n - 1] == '\n')
+		n--;
+	while (n > 0 && p <= s + n) {
+		nl = memchr(p, '\n', (size_t)(s + n - p));
+		len = (size_t)((nl != NULL ? nl : s + n) - p);
+		buf_putc(b, '\n');
 		buf_puts(b, mark);
-		buf_puts(b, hook_clip(m->a, hook_line_of(m->a, l[i]), 160));
+		buf_put(b, p, len);
+		if (nl == NULL)
+			break;
+		p = nl + 1;
 	}
 }
 
-/* Strings of an array joined with sep; f makes each (NULL: text). */
+/* The members of tool_input that the rendering of its tool does not show. */
 static void
-join(struct map *m, struct buf *b, const struct jval *arr, const char *sep,
-    void (*f)(struct map *, struct buf *, const struct jval *))
+also(struct map *m, struct buf *b, const struct jval *in,
+    const char *const *shown)
 {
-	size_t i;
+	struct jval	 o = *in;
+	struct jmember	*kept;
+	size_t		 i, j, n = 0;
 
-	if (arr == NULL || arr->type == J_NULL)
+	if (in->type != J_OBJECT || in->n == 0)
 		return;
-	if (arr->type != J_ARRAY) {
-		m->bad = true;
+	kept = arena_alloc(m->a, in->n * sizeof(*kept));
+	for (i = 0; i < in->n; i++) {
+		for (j = 0; shown[j] != NULL && !named(&in->members[i],
+		    shown[j]); j++)
+			;
+		if (shown[j] == NULL)
+			kept[n++] = in->members[i];
+	}
+	if (n == 0)
 		return;
-	}
-	for (i = 0; i < arr->n; i++) {
-		if (i)
-			buf_puts(b, sep);
-		if (f != NULL)
-			f(m, b, arr->items[i]);
-		else
-			buf_puts(b, text(m, arr->items[i]));
-	}
-}
-
-static void
-rule_text(struct map *m, struct buf *b, const struct jval *r)
-{
-	const struct jval	*t = get(m, r, "toolName");
-	const struct jval	*c = get(m, r, "ruleContent");
-
-	if (t != NULL && t->type != J_NULL && t->type != J_STRING)
-		m->bad = true;
-	else if (t != NULL && t->type == J_STRING)
-		buf_put(b, t->s, t->len);
-	if (truthy(c) && !(c->type == J_STRING && c->len == 0)) {
-		if (c->type != J_STRING) {
-			m->bad = true;
-			return;
-		}
-		buf_putc(b, '(');
-		buf_put(b, c->s, c->len);
-		buf_putc(b, ')');
-	}
+	o.members = kept;
+	o.n = n;
+	buf_puts(b, "Also: ");
+	hook_json(b, &o, true);
+	buf_putc(b, '\n');
 }
 
 static const char *
@@ -258,29 +247,125 @@ where(struct map *m, const struct jval *sug)
 	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		if (strcmp(s, w[i][0]) == 0)
 			return w[i][1];
-	return s;
+	return hook_printf(m->a, "in %s", s);
 }
 
+/* Whether o's members are all among names (and o an object). */
+static bool
+only(const struct jval *o, const char *const *names)
+{
+	size_t i, j;
+
+	if (o == NULL || o->type != J_OBJECT)
+		return false;
+	for (i = 0; i < o->n; i++) {
+		for (j = 0; names[j] != NULL && !named(&o->members[i],
+		    names[j]); j++)
+			;
+		if (names[j] == NULL)
+			return false;
+	}
+	return true;
+}
+
+static bool
+is_text(const struct jval *v)
+{
+	return v != NULL && v->type == J_STRING;
+}
+
+/* A rule as Claude Code writes one: Tool(content); false: not that shape. */
+static bool
+rule_text(struct buf *b, const struct jval *r)
+{
+	static const char *const names[] = { "toolName", "ruleContent", NULL };
+	const struct jval *t = json_get(r, "toolName");
+	const struct jval *c = json_get(r, "ruleContent");
+
+	if (!only(r, names) || !is_text(t) || (c != NULL && !is_text(c)))
+		return false;
+	buf_put(b, t->s, t->len);
+	if (c != NULL && c->len > 0) {
+		buf_putc(b, '(');
+		buf_put(b, c->s, c->len);
+		buf_putc(b, ')');
+	}
+	return true;
+}
+
+/* Each string of an array, joined; false: not an array of strings. */
+static bool
+strings(struct buf *b, const struct jval *arr)
+{
+	size_t i;
+
+	if (arr == NULL || arr->type != J_ARRAY || arr->n == 0)
+		return false;
+	for (i = 0; i < arr->n; i++) {
+		if (!is_text(arr->items[i]))
+			return false;
+		buf_puts(b, i ? ", " : "");
+		buf_put(b, arr->items[i]->s, arr->items[i]->len);
+	}
+	return true;
+}
+
+/*
+ * What one suggestion grants, whole: every member it has is in the words,
+ * or the suggestion is shown as its JSON.  Its words name the rules, the
+ * behaviour they take, the mode or the folders, and where it is saved.
+ */
 static void
 suggestion(struct map *m, struct buf *b, const struct jval *s)
 {
-	const struct jval	*type = get(m, s, "type");
-	const struct jval	*v;
+	static const char *const rules_m[] = { "type", "rules", "behavior",
+	    "destination", NULL };
+	static const char *const mode_m[] = { "type", "mode", "destination",
+	    NULL };
+	static const char *const dirs_m[] = { "type", "directories",
+	    "destination", NULL };
+	const struct jval	*type = json_get(s, "type"), *v, *bh;
+	struct buf		 w = { 0 };
+	size_t			 i;
+	bool			 ok = false;
 
-	if (json_is(type, "addRules") || json_is(type, "replaceRules")) {
-		v = get(m, s, "rules");
-		join(m, b, truthy(v) ? v : NULL, ", ", rule_text);
-		buf_printf(b, " %s", where(m, s));
+	if (json_is(type, "addRules") || json_is(type, "replaceRules") ||
+	    json_is(type, "removeRules")) {
+		v = json_get(s, "rules");
+		bh = json_get(s, "behavior");
+		ok = only(s, rules_m) && is_text(bh) && v != NULL &&
+		    v->type == J_ARRAY && v->n > 0;
+		if (ok)
+			buf_printf(&w, "%s %s rules ", json_is(type,
+			    "addRules") ? "add the" : json_is(type,
+			    "removeRules") ? "remove the" : "replace every",
+			    text(m, bh));
+		for (i = 0; ok && i < v->n; i++) {
+			buf_puts(&w, i ? ", " : "");
+			ok = rule_text(&w, v->items[i]);
+		}
 	} else if (json_is(type, "setMode")) {
-		buf_printf(b, "switch to %s mode %s", text(m, get(m, s, "mode")),
-		    where(m, s));
-	} else if (json_is(type, "addDirectories")) {
-		v = get(m, s, "directories");
-		buf_puts(b, "allow ");
-		join(m, b, truthy(v) ? v : NULL, ", ", NULL);
-		buf_printf(b, " %s", where(m, s));
-	} else
-		buf_puts(b, text(m, type));
+		v = json_get(s, "mode");
+		ok = only(s, mode_m) && is_text(v);
+		if (ok)
+			buf_printf(&w, "switch to %s mode", text(m, v));
+	} else if (json_is(type, "addDirectories") ||
+	    json_is(type, "removeDirectories")) {
+		ok = only(s, dirs_m);
+		buf_puts(&w, json_is(type, "addDirectories") ?
+		    "allow the folders " : "remove the folders ");
+		ok = ok && strings(&w, json_get(s, "directories"));
+	}
+	v = json_get(s, "destination");
+	if (ok && v != NULL && !is_text(v))
+		ok = false;
+	if (ok && v != NULL)
+		buf_printf(&w, " %s", where(m, s));
+	if (ok && !has_control(w.p))
+		buf_put(b, w.p, w.len);
+	else
+		hook_json(b, s, true);
+	buf_free(&w);
 }
 
 static void
@@ -295,71 +380,80 @@ choice(struct hook_req *r, const char *id, const char *label,
 
 /* ---- the requests ---- */
 
-/* A permission request: the tool and enough to decide on. */
-static void
-permission(struct map *m, struct hook_plan *pl)
+/* The action of a call, whole, into b; its title. */
+static const char *
+action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
+    const struct jval *o)
 {
-	const struct jval	*s = json_get(m->p, "permission_suggestions");
-	const struct jval	*in = json_get(m->p, "tool_input"), *o, *v;
-	const struct jval	*srv = json_get(m->p, "mcp_server");
-	const char		*name = m->w->name, *tool, *title;
-	struct hook_req		*r = &pl->req[0];
-	struct buf		 b = { 0 }, d = { 0 };
-	struct jval		 empty = { 0 };
+	static const char *const bash[] = { "command", "description", NULL };
+	static const char *const edit[] = { "file_path", "old_string",
+	    "new_string", "replace_all", NULL };
+	static const char *const write[] = { "file_path", "content", NULL };
+	static const char *const notebook[] = { "notebook_path", "edit_mode",
+	    "cell_id", "cell_type", "new_source", NULL };
+	static const char *const fetch[] = { "url", "prompt", NULL };
+	static const char *const search[] = { "query", NULL };
+	const struct jval	*srv = json_get(m->p, "mcp_server"), *v;
+	const char		*s;
 
-	if (!truthy(s))
-		s = NULL;
-	else if (s->type != J_ARRAY)
-		return;	/* jq's arrays: nothing is asked */
-	empty.type = J_OBJECT;
-	if (!truthy(in))
-		in = &empty;
-	o = in->type == J_OBJECT ? in : &empty;
-	tool = text(m, json_get(m->p, "tool_name"));
 	if (strcmp(tool, "Bash") == 0) {
-		title = hook_printf(m->a, "%s wants to run a command", name);
-		buf_printf(&b, "$ %s", text(m, json_get(o, "command")));
-		if (*text(m, json_get(o, "description")) != '\0')
-			buf_printf(&b, "\n\n%s", text(m, json_get(o,
-			    "description")));
-	} else if (strcmp(tool, "Edit") == 0) {
+		s = text(m, json_get(o, "description"));
+		if (!hook_blank(s))
+			buf_printf(b, "The agent's description: %s\n",
+			    hook_line_of(m->a, s));
+		also(m, b, o, bash);
+		buf_printf(b, "$ %s", text(m, json_get(o, "command")));
+		return "Permission to run a command";
+	}
+	if (strcmp(tool, "Edit") == 0) {
 		const char *old = text(m, json_get(o, "old_string"));
 		const char *new = text(m, json_get(o, "new_string"));
-		title = hook_printf(m->a, "%s wants to edit %s", name,
-		    line(m, json_get(o, "file_path")));
-		buf_printf(&b, "%s: replace %zu line(s) with %zu%s\n",
-		    text(m, json_get(o, "file_path")), count_lines(m, old),
-		    count_lines(m, new), (v = json_get(o, "replace_all")) !=
-		    NULL && v->type == J_TRUE ? ", every occurrence" : "");
-		excerpt(m, &b, old, "- ", 8);
-		buf_putc(&b, '\n');
-		excerpt(m, &b, new, "+ ", 8);
-	} else if (strcmp(tool, "Write") == 0) {
+		also(m, b, o, edit);
+		buf_printf(b, "%s: replace %zu line(s) with %zu%s",
+		    shown_name(m, json_get(o, "file_path")), count_lines(old),
+		    count_lines(new), (v = json_get(o, "replace_all")) != NULL &&
+		    v->type == J_TRUE ? ", every occurrence" : "");
+		every_line(b, old, "- ");
+		every_line(b, new, "+ ");
+		return "Permission to edit a file";
+	}
+	if (strcmp(tool, "Write") == 0) {
 		const char *c = text(m, json_get(o, "content"));
-		title = hook_printf(m->a, "%s wants to write %s", name,
-		    line(m, json_get(o, "file_path")));
-		buf_printf(&b, "%s: %zu line(s), %zu character(s)\n",
-		    text(m, json_get(o, "file_path")), count_lines(m, c),
+		also(m, b, o, write);
+		buf_printf(b, "%s: %zu line(s), %zu character(s)",
+		    shown_name(m, json_get(o, "file_path")), count_lines(c),
 		    hook_length(c));
-		excerpt(m, &b, c, "+ ", 8);
-	} else if (strcmp(tool, "NotebookEdit") == 0) {
-		title = hook_printf(m->a, "%s wants to edit %s", name,
-		    line(m, json_get(o, "notebook_path")));
+		every_line(b, c, "+ ");
+		return "Permission to write a file";
+	}
+	if (strcmp(tool, "NotebookEdit") == 0) {
+		also(m, b, o, notebook);
 		v = json_get(o, "edit_mode");
-		buf_printf(&b, "%s: %s ", text(m, json_get(o, "notebook_path")),
-		    truthy(v) ? text(m, v) : "replace");
+		buf_printf(b, "%s: %s ", shown_name(m, json_get(o,
+		    "notebook_path")), truthy(v) ? shown_name(m, v) : "replace");
 		v = json_get(o, "cell_id");
-		buf_printf(&b, "cell %s\n", truthy(v) ? text(m, v) : "");
-		excerpt(m, &b, text(m, json_get(o, "new_source")), "+ ", 8);
-	} else if (strcmp(tool, "WebFetch") == 0) {
-		title = hook_printf(m->a, "%s wants to fetch %s", name,
-		    line(m, json_get(o, "url")));
-		buf_printf(&b, "%s\n\n%s", text(m, json_get(o, "url")),
-		    text(m, json_get(o, "prompt")));
-	} else if (strcmp(tool, "WebSearch") == 0) {
-		title = hook_printf(m->a, "%s wants to search the web", name);
-		buf_puts(&b, text(m, json_get(o, "query")));
-	} else if ((srv != NULL && srv->type == J_OBJECT) ||
+		buf_printf(b, "cell %s", truthy(v) ? shown_name(m, v) : "");
+		if (truthy(v = json_get(o, "cell_type")))
+			buf_printf(b, " (%s)", shown_name(m, v));
+		every_line(b, text(m, json_get(o, "new_source")), "+ ");
+		return "Permission to edit a notebook";
+	}
+	if (strcmp(tool, "WebFetch") == 0) {
+		also(m, b, o, fetch);
+		buf_puts(b, shown_name(m, json_get(o, "url")));
+		s = text(m, json_get(o, "prompt"));
+		if (!hook_blank(s))
+			buf_printf(b, "\nWhat the agent asks of the page: %s",
+			    hook_line_of(m->a, s));
+		return "Permission to fetch a web page";
+	}
+	if (strcmp(tool, "WebSearch") == 0) {
+		also(m, b, o, search);
+		buf_printf(b, "Search for: %s", shown_name(m, json_get(o,
+		    "query")));
+		return "Permission to search the web";
+	}
+	if ((srv != NULL && srv->type == J_OBJECT) ||
 	    strncmp(tool, "mcp__", 5) == 0) {
 		const char *rest = strncmp(tool, "mcp__", 5) == 0 ? tool + 5 :
 		    tool, *sep = strstr(rest, "__"), *server, *t, *src;
@@ -372,44 +466,73 @@ permission(struct map *m, struct hook_plan *pl)
 			server = sep != NULL ? hook_printf(m->a, "%.*s",
 			    (int)(sep - rest), rest) : rest;
 		t = sep != NULL && sep[2] != '\0' ? sep + 2 : tool;
-		title = hook_printf(m->a, "%s wants to use %s from MCP server "
-		    "%s", name, t, server);
 		src = text(m, get(m, srv, "source"));
-		buf_printf(&b, "MCP server %s", server);
+		buf_printf(b, "MCP server %s", hook_line_of(m->a, server));
 		if (*src != '\0')
-			buf_printf(&b, " (%s)", src);
-		buf_printf(&b, ", tool %s, with:\n", t);
-		hook_json(&b, in, false);
-	} else {
-		title = hook_printf(m->a, "%s wants to use %s", name, tool);
-		buf_printf(&b, "%s: ", tool);
-		if (in->type == J_STRING)
-			buf_put(&b, in->s, in->len);
-		else
-			hook_json(&b, in, false);
+			buf_printf(b, " (%s)", hook_line_of(m->a, src));
+		buf_printf(b, ", tool %s, with:\n", hook_line_of(m->a, t));
+		hook_json(b, in, false);
+		return "Permission to use an MCP tool";
 	}
-	r->message = hook_clip(m->a, hook_blank(b.p ? b.p : "") ?
-	    hook_printf(m->a, "%s asks for permission", name) :
-	    hook_printf(m->a, "%s", b.p), 4000);
-	r->title = q_title(m, title);
+	buf_printf(b, "%s: ", shown_name(m, json_get(m->p, "tool_name")));
+	hook_json(b, in, false);
+	return "Permission to use a tool";
+}
+
+/* A permission request: the whole action, or nothing asked. */
+static void
+permission(struct map *m, struct hook_plan *pl)
+{
+	const struct jval	*s = json_get(m->p, "permission_suggestions");
+	const struct jval	*in = json_get(m->p, "tool_input"), *o;
+	const char		*name = m->w->name, *tool, *title;
+	struct hook_req		*r = &pl->req[0];
+	struct buf		 b = { 0 }, d = { 0 };
+	struct jval		 empty = { 0 };
+	size_t			 i, len;
+
+	if (!truthy(s))
+		s = NULL;
+	else if (s->type != J_ARRAY)
+		return;	/* jq's arrays: nothing is asked */
+	empty.type = J_OBJECT;
+	if (!truthy(in))
+		in = &empty;
+	o = in->type == J_OBJECT ? in : &empty;
+	tool = text(m, json_get(m->p, "tool_name"));
+	title = action(m, &b, tool, in, o);
+	if ((len = hook_length(b.p ? b.p : "")) > WHOLE_MAX) {
+		pl->refused = hook_printf(m->a, "the call is %zu characters "
+		    "shown whole, more than a question holds (%d); nothing was "
+		    "asked", len, WHOLE_MAX);
+		goto done;
+	}
+	r->message = hook_blank(b.p ? b.p : "") ? hook_printf(m->a,
+	    "%s asks for permission", name) : hook_printf(m->a, "%s", b.p);
+	r->title = title;
 	r->key = hook_printf(m->a, "%s:perm:%s:%s", m->w->prefix, m->call,
 	    m->offer);
 	r->kind = "permission";
 	r->text_max = -1;
 	choice(r, "allow", "Allow", NULL);
-	if (m->claude && s != NULL && s->n > 0) {
-		join(m, &d, s, "; ", suggestion);
-		choice(r, "always", "Always allow", hook_clip(m->a,
-		    hook_line_of(m->a, d.p ? d.p : ""), 500));
+	/* "always": offered only when every rule it grants is shown */
+	for (i = 0; m->claude && s != NULL && i < s->n; i++) {
+		buf_puts(&d, i ? "; " : "");
+		suggestion(m, &d, s->items[i]);
 	}
+	if (d.len > 0 && hook_length(d.p) <= DETAIL_MAX)
+		choice(r, "always", "Always allow", hook_printf(m->a, "%s",
+		    d.p));
 	choice(r, "deny", "Deny", NULL);
 	if (m->claude)
-		choice(r, "stop", "Deny and stop", hook_printf(m->a,
-		    "%s stops and waits for you", name));
+		choice(r, "stop", "Deny and stop", "the agent stops and waits "
+		    "for you");
 	pl->nreq = 1;
+done:
 	buf_free(&b);
 	buf_free(&d);
 }
+
 
 static size_t
 options_of(struct map *m, const struct jval *q)
@@ -432,6 +555,7 @@ ask_user(struct map *m, struct hook_plan *pl)
 	const struct jval	*qs = get(m, json_get(m->p, "tool_input"),
 				    "questions"), *q, *opts, *ov;
 	struct hook_req		*r;
+	const char		*hd, *qt;
 	size_t			 i, k, n;
 
 	if (!truthy(qs))
@@ -456,11 +580,12 @@ ask_user(struct map *m, struct hook_plan *pl)
 		    m->call, i + 1);
 		r->kind = "question";
 		r->text_max = -1;
-		r->title = q_title(m, hook_printf(m->a, "%s asks: %s",
-		    m->w->name, line(m, get(m, q, "header"))));
-		r->message = hook_clip(m->a, hook_or_else(m->a, get(m, q,
-		    "question"), hook_printf(m->a, "%s asks a question",
-		    m->w->name)), 4000);
+		r->title = "A question for you";
+		hd = line(m, get(m, q, "header"));
+		qt = hook_or_else(m->a, get(m, q, "question"), hook_printf(m->a,
+		    "%s asks a question", m->w->name));
+		r->message = hook_clip(m->a, hook_blank(hd) ? qt :
+		    hook_printf(m->a, "%s: %s", hd, qt), 4000);
 		opts = get(m, q, "options");
 		for (k = 0; k < opts->n; k++) {
 			const struct jval *o = opts->items[k], *dv;
@@ -499,10 +624,10 @@ elicit(struct map *m, struct hook_plan *pl)
 	}
 	r->key = hook_printf(m->a, "%s:elicit:%s:%s", m->w->prefix, m->server,
 	    m->elicitation);
-	r->title = q_title(m, hook_printf(m->a, "MCP server %s asks",
-	    line(m, json_get(m->p, "mcp_server_name"))));
-	r->message = hook_clip(m->a, hook_or_else(m->a, json_get(m->p,
-	    "message"), "An MCP server asks for input"), 4000);
+	r->title = "An MCP server asks";
+	r->message = hook_clip(m->a, hook_printf(m->a, "MCP server %s: %s",
+	    line(m, json_get(m->p, "mcp_server_name")), hook_or_else(m->a,
+	    json_get(m->p, "message"), "it asks for input")), 4000);
 	r->kind = "question";
 	r->text_max = -1;
 	if (strcmp(m->mode, "url") == 0)
@@ -534,17 +659,20 @@ elicit(struct map *m, struct hook_plan *pl)
 	pl->nreq = 1;
 }
 
-/* Notices for Notification, by notification_type: kind, priority, title. */
+/*
+ * Notices for Notification, by notification_type: kind, priority, title.
+ * Titles are generic (no agent, path or URL: they leave under title-only);
+ * the payload's own title and message are the notice's message.
+ */
 static const struct notice {
 	const char	*type, *kind, *priority, *title;
 } notices[] = {
-	{ "permission_prompt", "blocked", "high", "%s needs your permission" },
+	{ "permission_prompt", "blocked", "high", "Needs your permission" },
 	{ "worker_permission_prompt", "blocked", "high",
-	    "A %s worker needs permission" },
-	{ "idle_prompt", "question", "normal", "%s is waiting for your input" },
-	{ "auth_success", "information", "low", "%s login succeeded" },
-	{ "auth_storage_failure", "failure", "high",
-	    "%s login needs attention" },
+	    "A worker needs permission" },
+	{ "idle_prompt", "question", "normal", "Waiting for your input" },
+	{ "auth_success", "information", "low", "Login succeeded" },
+	{ "auth_storage_failure", "failure", "high", "Login needs attention" },
 	{ "elicitation_dialog", "question", "high",
 	    "An MCP server needs your input" },
 	{ "elicitation_url_dialog", "question", "high",
@@ -554,49 +682,46 @@ static const struct notice {
 	{ "elicitation_response", "information", "low",
 	    "An MCP server got its answer" },
 	{ "agent_needs_input", "question", "high",
-	    "A %s agent needs your input" },
-	{ "agent_completed", "completion", "normal", "A %s agent finished" },
-	{ "push_notification", "information", "normal", "A message from %s" },
-	{ "computer_use_enter", "information", "low",
-	    "%s is using your computer" },
+	    "An agent needs your input" },
+	{ "agent_completed", "completion", "normal", "An agent finished" },
+	{ "push_notification", "information", "normal", "A message" },
+	{ "computer_use_enter", "information", "low", "Using your computer" },
 	{ "computer_use_exit", "information", "low",
-	    "%s is done using your computer" },
+	    "Done using your computer" },
 	{ "quota_auto_resume_fired", "information", "normal",
-	    "%s resumed after a usage limit" },
+	    "Resumed after a usage limit" },
 	{ "quota_auto_resume_stale", "information", "low",
-	    "%s did not resume after a usage limit" },
+	    "Did not resume after a usage limit" },
 	{ "quota_auto_resume_disabled", "information", "low",
-	    "%s will not resume after a usage limit" },
+	    "Will not resume after a usage limit" },
 	{ "model_refusal_fallback", "information", "normal",
-	    "%s switched models" },
-	{ "plugin_notification", "information", "normal", "A %s plugin says" },
+	    "Switched models" },
+	{ "plugin_notification", "information", "normal", "A plugin says" },
 };
 
 static void
 notification(struct map *m, struct hook_plan *pl)
 {
 	static const struct notice other = { NULL, "information", "normal",
-	    "%s" };
+	    "A notice" };
 	const struct notice	*n = &other;
 	struct hook_req		*r = &pl->req[0];
-	const char		*t;
+	const char		*t = text(m, json_get(m->p, "title")), *msg;
 	size_t			 i;
 
 	for (i = 0; i < sizeof(notices) / sizeof(notices[0]); i++)
 		if (strcmp(m->ntype, notices[i].type) == 0)
 			n = &notices[i];
-	/* the formats hold at most one %s, the host's name */
-	t = strstr(n->title, "%s") != NULL ? hook_printf(m->a, n->title,
-	    m->w->name) : n->title;
 	pl->unless_pending = strcmp(m->ntype, "permission_prompt") == 0 ||
 	    strcmp(m->ntype, "elicitation_dialog") == 0;
 	r->key = hook_printf(m->a, "%s:notice:%s", m->w->prefix, m->ntype);
 	r->kind = n->kind;
 	r->priority = n->priority;
 	r->text_max = -1;
-	r->title = q_title(m, hook_or_else(m->a, json_get(m->p, "title"), t));
-	r->message = hook_clip(m->a, hook_or_else(m->a, json_get(m->p,
-	    "message"), t), 4000);
+	r->title = n->title;
+	msg = hook_or_else(m->a, json_get(m->p, "message"), n->title);
+	r->message = hook_clip(m->a, hook_blank(t) ? msg : hook_printf(m->a,
+	    "%s\n%s", hook_line_of(m->a, t), msg), 4000);
 	pl->nreq = 1;
 }
 
@@ -624,7 +749,7 @@ stop(struct map *m, struct hook_plan *pl)
 	r->key = hook_printf(m->a, "%s:stop", m->w->prefix);
 	r->kind = "completion";
 	r->text_max = -1;
-	r->title = hook_printf(m->a, "%s finished", m->w->name);
+	r->title = "Finished";
 	buf_puts(&b, hook_clip(m->a, hook_or_else(m->a, json_get(m->p,
 	    "last_assistant_message"), hook_printf(m->a, "%s finished and is "
 	    "waiting for you.", m->w->name)), 1000));
@@ -657,7 +782,9 @@ context(struct map *m)
 
 	m->w->session = hook_session(m->a, line(m, json_get(p,
 	    "session_id")));
-	m->w->prefix = hook_printf(m->a, "%s:%s", m->w->client, m->w->session);
+	/* the session only hashed in keys: they leave under no-session */
+	m->w->prefix = hook_printf(m->a, "%s:%s", m->w->client,
+	    hook_sha16(m->a, line(m, json_get(p, "session_id"))));
 	m->w->cwd = *cwd != '\0' && hook_length(cwd) <= 1024 ? cwd : NULL;
 	m->w->project = *project != '\0' ? project : NULL;
 	m->w->turn = *turn != '\0' ? turn : NULL;

@@ -25,9 +25,7 @@ permission(struct arena *a, const struct jval *p, struct hook_who *w,
 	else if (d->type != J_OBJECT)
 		return false;
 	t = hook_text(a, json_get(d, "title"));
-	r->title = hook_clip(a, *t != '\0' ? hook_printf(a,
-	    "Gemini CLI needs your permission: %s", hook_line(a, json_get(d,
-	    "title"))) : "Gemini CLI needs your permission", 200);
+	r->title = "Needs your permission";	/* generic: it leaves */
 	type = json_get(d, "type");
 	if (json_is(type, "exec")) {
 		what = hook_printf(a, "$ %s", hook_text(a, json_get(d,
@@ -42,6 +40,8 @@ permission(struct arena *a, const struct jval *p, struct hook_who *w,
 		    json_get(d, "serverName")), hook_text(a, json_get(d,
 		    "toolName")));
 	}
+	if (*t != '\0')
+		buf_printf(&b, "%s\n", hook_line(a, json_get(d, "title")));
 	buf_puts(&b, hook_text(a, json_get(p, "message")));
 	if (*what != '\0') {
 		if (b.len > 0)
@@ -71,7 +71,9 @@ gemini_plan(struct arena *a, const struct jval *p, struct hook_who *w,
 
 	memset(pl, 0, sizeof(*pl));
 	w->session = hook_session(a, hook_line(a, json_get(p, "session_id")));
-	w->prefix = hook_printf(a, "%s:%s", w->client, w->session);
+	/* the session only hashed in keys: they leave under no-session */
+	w->prefix = hook_printf(a, "%s:%s", w->client, hook_sha16(a,
+	    hook_line(a, json_get(p, "session_id"))));
 	w->cwd = *cwd != '\0' && hook_length(cwd) <= 1024 ? cwd : NULL;
 	/* the root is no project here (gemini-hook's rule) */
 	project = strcmp(project, "/") == 0 ? "" : hook_clip(a, project, 200);
@@ -90,7 +92,7 @@ gemini_plan(struct arena *a, const struct jval *p, struct hook_who *w,
 		r->kind = "completion";
 		r->priority = "normal";
 		r->text_max = -1;
-		r->title = "Gemini CLI finished";
+		r->title = "Finished";
 		r->message = hook_clip(a, *msg != '\0' ? msg :
 		    "Gemini CLI finished and is waiting for you.", 1000);
 		pl->nreq = 1;

@@ -44,6 +44,36 @@ line_key(struct buf *b, const struct jval *v)
 		buf_puts(b, "-");
 }
 
+/*
+ * Whether a question with this interaction id is held here as settled
+ * under another key: a settled question republished under another host's
+ * topic (its key HOST/KEY with another HOST) is the same question, and is
+ * never brought back, whatever its key or time (arc-mqtt(1)).
+ */
+static bool
+settled_elsewhere(struct applier *ap, struct sv key, const struct jval *v)
+{
+	const struct jval	*id = json_get(json_get(v, "interaction"), "id");
+	struct condition	*c;
+	struct rec		 q;
+	size_t			 at;
+
+	if (id == NULL || id->type != J_STRING || ap->j.st == NULL)
+		return false;
+	for (c = state_first(ap->j.st, &at); c != NULL;
+	    c = state_next(ap->j.st, &at)) {
+		if (c->interaction.len == 0 || (c->keylen == key.n &&
+		    memcmp(c->key, key.p, key.n) == 0))
+			continue;
+		if (journal_rec(&ap->j, &ap->arena, c, true, &q) == NULL ||
+		    !sv_same(q.f[I_ID], sv_json(id)))
+			continue;
+		if (!c->active || !sv_eq(q.f[I_STATUS], "pending"))
+			return true;
+	}
+	return false;
+}
+
 static void
 mirror_line(struct applier *ap, const char *route, const char *name,
     uint64_t lineno, const char *line, size_t len)
@@ -67,6 +97,12 @@ mirror_line(struct applier *ap, const char *route, const char *name,
 		now = journal_clock(&ap->j, arc_now());
 		code = rules_mirror(&ap->arena, v, &cur, now, route, &ch,
 		    &changed, &why);
+		if (code == ARC_OK && ch.has_q && settled_elsewhere(ap,
+		    mirror_key(v), v)) {
+			code = ARC_CONFLICT;
+			why = "/interaction/id: a question settled here under "
+			    "another key; not brought back";
+		}
 		if (code == ARC_OK && changed)
 			journal_record(&ap->j, now, &ch);
 		if (code == ARC_OK && !applier_commit(ap))

@@ -8,11 +8,13 @@
  *   everything    every field (the default)
  *   no-message    no message or prompt: a question that has one (ARC 0.2
  *                 asks one of every request) stays here, only its title,
- *                 agent, project, choices and deadline leave
+ *                 agent, project and deadline leave (not its choices: an
+ *                 "always" rule holds what the command held)
  *   title-only    the title, the kind, the priority and the times; not
  *                 the agent's name, the message, the prompt or the choices
  *   no-project    and no project (the last part of the producer's cwd)
- *   no-session    and no session or turn ids
+ *   no-session    and no session, instance or turn ids (the hooks' and arc-acp's
+ *                 keys carry a session only hashed)
  *
  * A question's digest covers its title, prompt and choices, so that a
  * question without its text could not be checked against its digest at
@@ -142,8 +144,8 @@ offdevice_apply(const struct offdevice *p, struct rec *n, struct rec *q)
 			n->f[N_MESSAGE] = none;
 		if (!p->project)
 			n->f[N_PROJECT] = none;
-		if (!p->session)
-			n->f[N_SESSION_ID] = none;
+		if (!p->session)	/* a hook's instance is its session */
+			n->f[N_SESSION_ID] = n->f[N_AGENT_INSTANCE] = none;
 	}
 	/* title-only: not who asks either (agent, project, session) */
 	if (n != NULL && p->level == OFF_TITLE_ONLY)
@@ -158,14 +160,19 @@ offdevice_apply(const struct offdevice *p, struct rec *n, struct rec *q)
 		return true;
 	text = text || q->f[I_PROMPT].p != NULL;
 	q->f[I_PROMPT] = none;
-	if (p->level == OFF_TITLE_ONLY)
+	/* a withheld question's choices (an "always" rule) stay here too */
+	if (p->level == OFF_TITLE_ONLY || text)
 		q->f[I_CHOICES] = none;
 	return !text;
 }
 
-const char *
-offdevice_name(const struct offdevice *p)
+bool
+offdevice_shows(const struct offdevice *p, const struct rec *n_in,
+    const struct rec *q_in)
 {
-	return p->level == OFF_EVERYTHING ? "everything" :
-	    p->level == OFF_NO_MESSAGE ? "no-message" : "title-only";
+	struct rec	 n, q = *q_in;
+
+	if (n_in != NULL)
+		n = *n_in;
+	return offdevice_apply(p, n_in != NULL ? &n : NULL, &q);
 }

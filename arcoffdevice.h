@@ -32,6 +32,12 @@ bool	offdevice_parse(const char *, struct offdevice *);
  */
 bool	offdevice_apply(const struct offdevice *, struct rec *n,
 	    struct rec *q);
-const char *offdevice_name(const struct offdevice *);
+/*
+ * Whether a question is shown off the device (its text leaves): the one
+ * decision for the page, its answers, the stream, the exec sink and the
+ * mirror.  n may be NULL when the condition has no notification record.
+ */
+bool	offdevice_shows(const struct offdevice *, const struct rec *n,
+	    const struct rec *q);
 
 #endif /* ARCOFFDEVICE_H */

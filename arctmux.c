@@ -2,7 +2,7 @@
  * tmux, asked and told: the x-arc hint checked again (a producer wrote
  * it: a pane "%N" and an absolute socket path of printable bytes, or
  * nothing; and the socket one tmux of ours could have made, see
- * socket_ours), and tmux run with plain arguments by posix_spawnp(3): a pane
+ * socket_ours), and tmux run with plain arguments by spawn_start (arcspawn.c): a pane
  * id or a socket path never meets a shell, and never a format either
  * (tmux expands #{...} in -F and display -p only, whose text is ours).
  */
@@ -13,17 +13,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "arc.h"
+#include "arcspawn.h"
 #include "arcrules.h"
 #include "arctmux.h"
 
-extern char **environ;
 
 #define ARGS_MAX	16
 
@@ -84,12 +83,11 @@ int
 tmux_run(const char *socket, const char *const args[], char *out,
     size_t outlen)
 {
-	posix_spawn_file_actions_t	 fa;
 	char				*argv[ARGS_MAX + 4];
 	pid_t				 pid;
 	ssize_t				 r;
 	size_t				 n = 0, got = 0;
-	int				 p[2] = { -1, -1 }, st, e;
+	int				 p[2] = { -1, -1 }, st;
 	char				 sink[256];
 
 	argv[n++] = "tmux";
@@ -104,20 +102,9 @@ tmux_run(const char *socket, const char *const args[], char *out,
 		out[0] = '\0';
 	if (pipe2(p, O_CLOEXEC) == -1)
 		return -1;
-	if (posix_spawn_file_actions_init(&fa) != 0) {
-		(void)close(p[0]);
-		(void)close(p[1]);
-		return -1;
-	}
-	(void)posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-	    O_RDONLY, 0);
-	(void)posix_spawn_file_actions_adddup2(&fa, p[1], 1);
-	(void)posix_spawn_file_actions_addopen(&fa, 2, "/dev/null",
-	    O_WRONLY, 0);
-	e = posix_spawnp(&pid, "tmux", &fa, NULL, argv, environ);
-	(void)posix_spawn_file_actions_destroy(&fa);
+	pid = spawn_start("tmux", argv, SPAWN_NULL, p[1], SPAWN_NULL, true);
 	(void)close(p[1]);
-	if (e != 0) {
+	if (pid == -1) {
 		(void)close(p[0]);
 		return -1;
 	}

@@ -18,9 +18,10 @@
  *   - a run of blanks (VIEW_BLANK_RUN or more) is one mark "⟨N blanks⟩",
  *     and a run of blank lines one line "⟨N blank lines⟩", so that nothing
  *     can be pushed out of sight;
- *   - a command (a message whose first line begins "$ ", as the hook
- *     adapters write one) has every further line marked "> ", as a shell
- *     marks a continuation, so that its end is never taken for other text;
+ *   - a command (from a line that begins "$ ", as the hooks write one,
+ *     last in their message) has every further line marked "> ", as a
+ *     shell marks a continuation, so that no line of it can pass for the
+ *     agent's words about it, nor its end for other text;
  *   - a text longer than its bound (ARC's own maxima: a valid event is
  *     never cut) is cut in its middle, at a character, with a mark of how
  *     much was cut, so that the end of a command stays in view.
@@ -191,11 +192,11 @@ shape_piece(struct buf *b, struct shape *sh, const char *s, size_t n)
 			}
 			if (nl == NULL && len == 0)
 				break;	/* the piece ends at a line's start */
-			if (sh->line == 0 && !sh->started)
-				sh->command = len >= 2 && memcmp(p, "$ ", 2) ==
-				    0 && sh->blank_lines == 0;
 			flush_blank_lines(b, sh);
 			new_line(b, sh);
+			/* every line after a command's first is the command's */
+			if (len >= 2 && memcmp(p, "$ ", 2) == 0)
+				sh->command = true;
 			sh->at_start = false;
 		}
 		put_run(b, p, len);
@@ -344,9 +345,11 @@ view_build(struct view *v, struct arena *a, struct sv key,
 	memset(v, 0, sizeof(*v));
 	if (q_in != NULL)
 		q = *q_in;
-	if (off != NULL && !offdevice_apply(off, &n, q_in != NULL ? &q :
-	    NULL) && q_in != NULL)
-		v->withheld = true;
+	if (off != NULL) {
+		if (q_in != NULL && !offdevice_shows(off, n_in, q_in))
+			v->withheld = true;
+		(void)offdevice_apply(off, &n, q_in != NULL ? &q : NULL);
+	}
 	v->key = key;
 	v->shown_key = safe_sv(a, &t, key, VIEW_KEY_MAX, false);
 	v->agent = safe_sv(a, &t, n.f[N_AGENT_NAME], VIEW_NAME_MAX, false);
@@ -410,6 +413,46 @@ view_answerable(const struct view *v)
 	return v->has_q && v->qs == Q_PENDING && !v->withheld &&
 	    v->answer_kind != NULL && (strcmp(v->answer_kind, "text") == 0 ||
 	    v->nchoices > 0);
+}
+
+size_t
+view_chars(const char *s, size_t n)
+{
+	return chars_of(s, n);
+}
+
+size_t
+view_room(const struct view *v, size_t chars, size_t lines)
+{
+	const char	*s = v->message.p;
+	size_t		 n = v->message.n, i = 0, line_end = 0, k = 0, l = 1;
+
+	if (s == NULL)
+		return 0;
+	while (i < n) {
+		if (s[i] == '\n') {
+			line_end = i;
+			if (++l > lines)
+				return line_end;
+		}
+		i += char_len((const unsigned char *)s + i, n - i);
+		if (++k > chars)
+			return line_end;
+	}
+	return n;
+}
+
+bool
+view_refuses(const struct view_choice *c)
+{
+	static const char *const refusing[] = { "deny", "stop", "reject",
+	    "decline", "cancel" };
+	size_t	i;
+
+	for (i = 0; i < sizeof(refusing) / sizeof(refusing[0]); i++)
+		if (sv_is(c->id, refusing[i]))
+			return true;
+	return false;
 }
 
 /* ---- the view as JSON ---- */

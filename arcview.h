@@ -72,14 +72,27 @@ bool	view_from_json(struct view *, struct arena *, struct sv key,
 bool	view_answerable(const struct view *);
 
 /*
+ * A surface with less room than a question (the desktop, a push): the
+ * bytes of the view's message that fit in chars characters and lines
+ * lines, whole lines only; v->message.n when all of it fits.  A question
+ * that does not fit offers there only the choices that refuse
+ * (view_refuses): nobody allows what they have not seen whole.
+ */
+size_t	view_room(const struct view *, size_t chars, size_t lines);
+/* Characters in n bytes of safe text. */
+size_t	view_chars(const char *, size_t n);
+/* A choice that refuses: its id deny, stop, reject, decline or cancel. */
+bool	view_refuses(const struct view_choice *);
+
+/*
  * The one rule for producer text: C0 and C1 controls, DEL, the bidi and
  * invisible format characters, bytes that are not UTF-8 and the
  * backslash are shown escaped as the terminal shows them (\x1b,
  * \u202e); a run of VIEW_BLANK_RUN blanks or more is one mark; text
  * longer than max characters is cut in its middle with a mark.  With
  * lines, line breaks are kept, a run of blank lines is one mark, and a
- * command ("$ " on the first line) has every further line marked "> " as
- * its own; without, a line break is escaped like any control.
+ * command (from a line that begins "$ ") has every further line marked
+ * "> " as its own; without, a line break is escaped like any control.
  */
 void	view_safe(struct buf *, const char *, size_t, size_t max, bool lines);
 /* Safe text for HTML and desktop markup: & < > " ' as entities. */

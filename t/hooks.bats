@@ -13,6 +13,10 @@ HOOKS="$BATS_TEST_DIRNAME/../examples"
 P="$FIXTURES/hooks"
 SID=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10	# the Claude Code fixtures' session
 CX=0199a213-81c0-7800-8aa1-bbab2a035a53	# the Codex fixtures' session
+# A key carries its session hashed (the first 16 hex digits of its
+# SHA-256), so that no session id leaves the host inside a key.
+hashed() { printf %s "$1" | sha256sum | cut -c1-16; }
+SK=$(hashed "$SID") CK=$(hashed "$CX")
 
 setup() {
 	arc_setup
@@ -147,18 +151,18 @@ session_alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
 @test "Notification idle_prompt: a notice with its own title, normal priority, nothing printed" {
 	hook claude/notification-idle
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	run record "claude-code:$SID:notice:idle_prompt"
-	[ "$(field '[.kind, .priority, .title, .message, .project, .agent, .agent_name, .session_id] | join("|")')" = "question|normal|Claude Code is waiting for your input|Claude is waiting for your input|site|claude-code|Claude Code|$SID" ]
+	run record "claude-code:$SK:notice:idle_prompt"
+	[ "$(field '[.kind, .priority, .title, .message, .project, .agent, .agent_name, .session_id] | join("|")')" = "question|normal|Waiting for your input|Claude is waiting for your input|site|claude-code|Claude Code|$SID" ]
 }
 
 @test "inside tmux, the adapters record where the agent runs (TMUX_PANE, the socket of TMUX) as the x-arc hint; a hostile one is dropped" {
 	TMUX=/tmp/tmux-1000/default,123,0 TMUX_PANE=%7 hook claude/notification-idle
 	[ "$status" -eq 0 ]
-	run record "claude-code:$SID:notice:idle_prompt"
+	run record "claude-code:$SK:notice:idle_prompt"
 	[ "$(field '."x-arc" | [.tmux_pane, .tmux_socket] | join("|")')" = "%7|/tmp/tmux-1000/default" ]
 	TMUX='/tmp/$(touch x),1,0' TMUX_PANE='%7; rm -rf ~' hook claude/notification-auth
 	[ "$status" -eq 0 ]
-	run record "claude-code:$SID:notice:auth_success"
+	run record "claude-code:$SK:notice:auth_success"
 	[ -n "$output" ]
 	[ "$(field '."x-arc"')" = null ]
 	[ ! -e x ]
@@ -167,25 +171,26 @@ session_alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
 @test "Notification auth_success: low priority information, not a permission" {
 	hook claude/notification-auth
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	run record "claude-code:$SID:notice:auth_success"
-	[ "$(field '[.kind, .type, .priority, .title, .message] | join("|")')" = "information|info|low|Claude Code login succeeded|Claude Code login successful" ]
+	run record "claude-code:$SK:notice:auth_success"
+	[ "$(field '[.kind, .type, .priority, .title, .message] | join("|")')" = "information|info|low|Login succeeded|Claude Code login successful" ]
 }
 
-@test "Notification with a title of its own (plugin_notification) keeps that title" {
+@test "Notification with a title of its own (plugin_notification): that title leads its message; the title is generic" {
 	hook claude/notification-plugin
 	[ "$status" -eq 0 ]
-	run record "claude-code:$SID:notice:plugin_notification"
-	[ "$(field '[.title, .message, .priority] | join("|")')" = "deploy-helper|Staging is ready for review|normal" ]
+	run record "claude-code:$SK:notice:plugin_notification"
+	[ "$(field '[.title, .message, .priority] | join("|")')" = "A plugin says|deploy-helper
+Staging is ready for review|normal" ]
 }
 
 @test "Notification permission_prompt: a notice when no question is open, nothing while ours is pending" {
 	hook claude/notification-permission
-	run record "claude-code:$SID:notice:permission_prompt"
-	[ "$(field '[.kind, .priority, .title] | join("|")')" = "blocked|high|Claude Code needs your permission" ]
+	run record "claude-code:$SK:notice:permission_prompt"
+	[ "$(field '[.kind, .priority, .title] | join("|")')" = "blocked|high|Needs your permission" ]
 	# with the PermissionRequest hook's question pending, no second notice
 	hook claude/user-prompt-submit
 	start claude/permission-bash
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	mark
 	hook claude/notification-permission
 	[ "$status" -eq 0 ] && [ -z "$output" ]
@@ -199,13 +204,12 @@ session_alive() { ps -s "$1" -o pid=,stat= 2>/dev/null | awk '$2 !~ /^Z/'; }
 
 @test "PermissionRequest Bash: the command, its description and four choices; 'allow' returns allow" {
 	start claude/permission-bash
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	[ ${#key} -le 100 ]
 	run --separate-stderr arc-answer "$key" allow
 	[ "$status" -eq 0 ]
-	[ "$(field '.interaction | [.kind, .title, .prompt, (.choices | map(.id) | join(",")), .choices[1].label, .choices[1].detail, .choices[3].label] | join("|")')" = "permission|Claude Code wants to run a command|\$ npm run deploy -- --env production
-
-Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run deploy:*) in this project, for you|Deny and stop" ]
+	[ "$(field '.interaction | [.kind, .title, .prompt, (.choices | map(.id) | join(",")), .choices[1].label, .choices[1].detail, .choices[3].label] | join("|")')" = "permission|Permission to run a command|The agent's description: Deploy the site to production
+\$ npm run deploy -- --env production|allow,always,deny,stop|Always allow|add the allow rules Bash(npm run deploy:*) in this project, for you|Deny and stop" ]
 	[ "$(field '.notification | [.priority, .project, .agent] | join("|")')" = "high|site|claude-code" ]
 	finish
 	[ "$status" -eq 0 ]
@@ -215,7 +219,7 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "PermissionRequest: 'Always allow' returns the client's suggestions as updatedPermissions" {
 	start claude/permission-bash
-	arc-answer "$(asked "claude-code:$SID:perm:")" always >/dev/null
+	arc-answer "$(asked "claude-code:$SK:perm:")" always >/dev/null
 	finish
 	[ "$status" -eq 0 ]
 	same claude/out/permission-always.json
@@ -224,7 +228,7 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "PermissionRequest: 'Deny' returns deny, with where the answer came from" {
 	start claude/permission-bash
-	arc-answer --source phone "$(asked "claude-code:$SID:perm:")" deny >/dev/null
+	arc-answer --source phone "$(asked "claude-code:$SK:perm:")" deny >/dev/null
 	finish
 	[ "$status" -eq 0 ]
 	same claude/out/permission-deny.json
@@ -232,7 +236,7 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "PermissionRequest: 'Deny and stop' returns deny with interrupt" {
 	start claude/permission-bash
-	arc-answer --source phone "$(asked "claude-code:$SID:perm:")" stop >/dev/null
+	arc-answer --source phone "$(asked "claude-code:$SK:perm:")" stop >/dev/null
 	finish
 	[ "$status" -eq 0 ]
 	same claude/out/permission-stop.json
@@ -240,8 +244,8 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "PermissionRequest Edit: the file and a short diff; no 'Always allow' without suggestions" {
 	start claude/permission-edit
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
-	[ "$(field '.interaction | [.title, .prompt, (.choices | map(.id) | join(","))] | join("|")')" = 'Claude Code wants to edit /home/me/site/src/config.js|/home/me/site/src/config.js: replace 3 line(s) with 4
+	run --separate-stderr arc-answer "$(asked "claude-code:$SK:perm:")" deny
+	[ "$(field '.interaction | [.title, .prompt, (.choices | map(.id) | join(","))] | join("|")')" = 'Permission to edit a file|/home/me/site/src/config.js: replace 3 line(s) with 4
 - const port = 8080;
 - const host = "localhost";
 - const debug = true;
@@ -254,8 +258,8 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "PermissionRequest Write: the file, its size and first lines; 'Always allow' switches the mode" {
 	start claude/permission-write
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" always
-	[ "$(field '.interaction | [.title, .prompt, .choices[1].detail] | join("|")')" = 'Claude Code wants to write /home/me/site/.env.production|/home/me/site/.env.production: 3 line(s), 33 character(s)
+	run --separate-stderr arc-answer "$(asked "claude-code:$SK:perm:")" always
+	[ "$(field '.interaction | [.title, .prompt, .choices[1].detail] | join("|")')" = 'Permission to write a file|/home/me/site/.env.production: 3 line(s), 33 character(s)
 + PORT=443
 + HOST=site.example
 + TLS=1|switch to acceptEdits mode for this session' ]
@@ -265,27 +269,29 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "PermissionRequest for an MCP tool: the server, where it is configured, the tool and its arguments" {
 	start claude/permission-mcp
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" allow
-	[ "$(field '.interaction | [.title, .prompt] | join("|")')" = 'Claude Code wants to use create_issue from MCP server github|MCP server github (user), tool create_issue, with:
+	run --separate-stderr arc-answer "$(asked "claude-code:$SK:perm:")" allow
+	[ "$(field '.interaction | [.title, .prompt] | join("|")')" = 'Permission to use an MCP tool|MCP server github (user), tool create_issue, with:
 {"owner":"me","repo":"site","title":"Deploy failed on staging","labels":["ci"]}' ]
 	finish
 	same claude/out/permission-allow.json
 }
 
-@test "UTF-8: the message, title and excerpt lines are cut by characters, never inside one" {
-	start claude/permission-utf8-bash
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
-	# a 4000-character message: 3999 kept, the cut between two 4-byte characters
-	[ "$(field '.interaction.prompt | [length, .[3998:]] | map(tostring) | join("|")')" = "4000|😀…" ]
-	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
-	finish
-	start claude/permission-utf8
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
-	# the 200-character title ends inside the 3-byte characters of the path
-	[ "$(field '.interaction.title | [length, .[198:]] | map(tostring) | join("|")')" = "200|日…" ]
-	# excerpt lines: "+ " and 160 characters, cut between two 4-byte ones
-	[ "$(field '.interaction.prompt | split("\n")[1] | [length, .[157:]] | map(tostring) | join("|")')" = "162|ééé😀…" ]
-	[ "$(field '.interaction.prompt | split("\n")[2] | [length, .[160:]] | map(tostring) | join("|")')" = "162|語…" ]
+@test "UTF-8: an action longer than a question holds is not asked; one that fits is shown whole, by characters" {
+	# a 4099-character command: the host asks in its own dialog
+	mark
+	hook claude/permission-utf8-bash
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[[ "$stderr" =~ "PermissionRequest: the call is "[0-9]+" characters shown whole, more than a question holds (4000); nothing was asked; Claude Code asks in its own dialog" ]]
+	[ -z "$(applied)" ]
+	# the path of 3-byte characters and two lines of 4-byte ones, whole
+	jq -c '.tool_input.content |= (split("\n") | map(.[0:300]) | join("\n"))' \
+	    "$P/claude/permission-utf8.json" >"$BATS_TEST_TMPDIR/fits.json"
+	"$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/fits.json" >"$BATS_TEST_TMPDIR/out" &
+	hookpid=$!
+	run --separate-stderr arc-answer "$(asked "claude-code:$SK:perm:")" deny
+	want=$(jq -r '.tool_input | "\(.file_path): \(.content | split("\n") | length) line(s), \(.content | length) character(s)\n" + (.content | split("\n") | map("+ " + .) | join("\n"))' "$BATS_TEST_TMPDIR/fits.json")
+	[ "$(field '.interaction.prompt')" = "$want" ]
+	[ "$(field '.interaction.title')" = "Permission to write a file" ]
 	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
 	finish
 }
@@ -296,7 +302,7 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 	    "$P/claude/ask-user-question.json" >"$BATS_TEST_TMPDIR/long.json"
 	"$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/long.json" >"$BATS_TEST_TMPDIR/out" &
 	hookpid=$!
-	keys=$(asked "claude-code:$SID:ask:" 2)
+	keys=$(asked "claude-code:$SK:ask:" 2)
 	run --separate-stderr arc-answer "$(head -1 <<<"$keys")" o1
 	[ "$(field '.interaction.choices[0] | [(.label | length), (.label | .[198:]), (.detail | length), (.detail | .[498:])] | map(tostring) | join("|")')" = "200|€…|500|😀…" ]
 	arc-answer "$(tail -1 <<<"$keys")" o1 >/dev/null
@@ -309,10 +315,10 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "AskUserQuestion: one single_choice question per question; the answers return in updatedInput" {
 	start claude/ask-user-question
-	keys=$(asked "claude-code:$SID:ask:" 2)
+	keys=$(asked "claude-code:$SK:ask:" 2)
 	# answered out of order: the second question first
 	run --separate-stderr arc-answer "$(tail -1 <<<"$keys")" o3
-	[ "$(field '.interaction | [.kind, .title, .prompt, (.choices | map(.id + "=" + .label) | join(","))] | join("|")')" = "single_choice|Claude Code asks: Location|Where should the helper live?|o1=src/lib/date.ts,o2=src/utils: a new folder,o3=Inline" ]
+	[ "$(field '.interaction | [.kind, .title, .prompt, (.choices | map(.id + "=" + .label) | join(","))] | join("|")')" = "single_choice|A question for you|Location: Where should the helper live?|o1=src/lib/date.ts,o2=src/utils: a new folder,o3=Inline" ]
 	arc-answer "$(head -1 <<<"$keys")" o2 >/dev/null
 	finish
 	[ "$status" -eq 0 ]
@@ -328,8 +334,8 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 @test "Elicitation with no fields: accept, decline or cancel, returned as the action" {
 	for a in accept decline cancel; do
 		start claude/elicitation-confirm
-		run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:deploy:el-7")" "$a"
-		[ "$(field '.interaction | [.kind, .title, .prompt] | join("|")')" = "single_choice|MCP server deploy asks|Deploy build 812 to production?" ]
+		run --separate-stderr arc-answer "$(asked "claude-code:$SK:elicit:deploy:el-7")" "$a"
+		[ "$(field '.interaction | [.kind, .title, .prompt] | join("|")')" = "single_choice|An MCP server asks|MCP server deploy: Deploy build 812 to production?" ]
 		finish
 		[ "$status" -eq 0 ]
 		same "claude/out/elicitation-$a.json"
@@ -338,8 +344,8 @@ Deploy the site to production|allow,always,deny,stop|Always allow|Bash(npm run d
 
 @test "Elicitation with one text field: a text question, its bound from the schema; the text returns as content" {
 	start claude/elicitation-text
-	run --separate-stderr arc-answer "$(asked "claude-code:$SID:elicit:bank:el-8")" --text 493027
-	[ "$(field '.interaction | [.kind, .text_max_length, .prompt] | map(tostring) | join("|")')" = "text|8|Enter the code sent to your phone
+	run --separate-stderr arc-answer "$(asked "claude-code:$SK:elicit:bank:el-8")" --text 493027
+	[ "$(field '.interaction | [.kind, .text_max_length, .prompt] | map(tostring) | join("|")')" = "text|8|MCP server bank: Enter the code sent to your phone
 
 One-time code" ]
 	finish
@@ -358,7 +364,7 @@ One-time code" ]
 
 @test "PostToolUse: the person answered in Claude Code's dialog, so our question is withdrawn" {
 	start claude/permission-bash
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	hook claude/post-tool-use
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	finish
@@ -372,7 +378,7 @@ One-time code" ]
 
 @test "PermissionDenied: the same tool call denied elsewhere withdraws our question" {
 	start claude/permission-bash
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	hook claude/permission-denied
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	finish
@@ -382,7 +388,7 @@ One-time code" ]
 
 @test "ElicitationResult withdraws the elicitation's question" {
 	start claude/elicitation-confirm
-	asked "claude-code:$SID:elicit:deploy:el-7"
+	asked "claude-code:$SK:elicit:deploy:el-7"
 	hook claude/elicitation-result
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	finish
@@ -409,9 +415,9 @@ One-time code" ]
 	jq -c '.permission_suggestions[0].rules[0].ruleContent = "*"' \
 	    "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/broad.json"
 	begin older "$BATS_TEST_TMPDIR/broad.json"
-	broad=$(await_question '.choices[1].detail == "Bash(*) in this project, for you"')
+	broad=$(await_question '.choices[1].detail == "add the allow rules Bash(*) in this project, for you"')
 	begin newer "$P/claude/permission-bash.json"
-	narrow=$(await_question '.choices[1].detail == "Bash(npm run deploy:*) in this project, for you"')
+	narrow=$(await_question '.choices[1].detail == "add the allow rules Bash(npm run deploy:*) in this project, for you"')
 	# the person chooses the narrow rule, on the newer question
 	arc-answer "$narrow" always >/dev/null
 	end newer
@@ -424,13 +430,13 @@ One-time code" ]
 	same claude/out/permission-deny.json older
 	# two keys: the call, then the rules offered, within ARC's 100 characters
 	[ "$broad" != "$narrow" ]
-	[[ $broad =~ ^claude-code:$SID:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
+	[[ $broad =~ ^claude-code:$SK:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
 	[ "${broad%:*}" = "${narrow%:*}" ] && [ ${#broad} -le 100 ]
 }
 
 @test "two hooks asking under one key: the answer goes to the newer one; the older hands back nothing and writes nothing more" {
 	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/permission-bash.json"
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	begin newer "$P/claude/permission-bash.json"
 	# the newer question replaces the older one under the same key
 	[ "$(await_question '.choices[1].id == "always"' 2)" = "$key" ]
@@ -449,7 +455,7 @@ One-time code" ]
 
 @test "two hooks asking under one key: TERM to the older withdraws nothing of the newer's question" {
 	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/permission-bash.json"
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	begin newer "$P/claude/permission-bash.json"
 	await_question '.choices[1].id == "always"' 2 >/dev/null
 	[ "$(applied | jq -s 'map(.interaction.id) | unique | length')" -eq 2 ]
@@ -467,7 +473,7 @@ One-time code" ]
 
 @test "two AskUserQuestion hooks under the same keys: the older gives up at the first answer, and leaves the newer's other question open" {
 	ARC_HOOK_TIMEOUT=299 begin older "$P/claude/ask-user-question.json"
-	keys=$(asked "claude-code:$SID:ask:" 2)
+	keys=$(asked "claude-code:$SK:ask:" 2)
 	begin newer "$P/claude/ask-user-question.json"
 	await_question '.kind == "single_choice"' 4 >/dev/null
 	arc-answer "$(head -1 <<<"$keys")" o2 >/dev/null
@@ -489,9 +495,9 @@ One-time code" ]
 	jq -c '.mcp_server_name = "evil" | .elicitation_id = "el-8"' \
 	    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/evil-result.json"
 	begin evil "$BATS_TEST_TMPDIR/evil.json"
-	evil=$(await_question '.title == "MCP server evil asks"')
+	evil=$(await_question '.prompt | startswith("MCP server evil: ")')
 	begin bank "$P/claude/elicitation-text.json"
-	bank=$(await_question '.title == "MCP server bank asks"')
+	bank=$(await_question '.prompt | startswith("MCP server bank: ")')
 	arc-answer "$bank" --text 493027 >/dev/null
 	end bank
 	[ "$status" -eq 0 ]
@@ -501,8 +507,8 @@ One-time code" ]
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	end evil
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/evil.out" ]
-	[ "$evil" = "claude-code:$SID:elicit:evil:el-8" ]
-	[ "$bank" = "claude-code:$SID:elicit:bank:el-8" ]
+	[ "$evil" = "claude-code:$SK:elicit:evil:el-8" ]
+	[ "$bank" = "claude-code:$SK:elicit:bank:el-8" ]
 }
 
 @test "two MCP servers' elicitations with one id: evil's ElicitationResult does not withdraw bank's question" {
@@ -510,9 +516,9 @@ One-time code" ]
 	jq -c '.mcp_server_name = "evil" | .elicitation_id = "el-8"' \
 	    "$P/claude/elicitation-result.json" >"$BATS_TEST_TMPDIR/evil-result.json"
 	begin bank "$P/claude/elicitation-text.json"
-	bank=$(await_question '.title == "MCP server bank asks"')
+	bank=$(await_question '.prompt | startswith("MCP server bank: ")')
 	begin evil "$BATS_TEST_TMPDIR/evil.json"
-	await_question '.title == "MCP server evil asks"' >/dev/null
+	await_question '.prompt | startswith("MCP server evil: ")' >/dev/null
 	run --separate-stderr "$HOOKS/claude-code-hook" <"$BATS_TEST_TMPDIR/evil-result.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	end evil
@@ -529,9 +535,9 @@ One-time code" ]
 	jq -c '.permission_suggestions[0].rules[0].ruleContent = "*"' \
 	    "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/broad.json"
 	begin older "$BATS_TEST_TMPDIR/broad.json"
-	asked "claude-code:$SID:perm:" >/dev/null
+	asked "claude-code:$SK:perm:" >/dev/null
 	begin newer "$P/claude/permission-bash.json"
-	asked "claude-code:$SID:perm:" 2 >/dev/null
+	asked "claude-code:$SK:perm:" 2 >/dev/null
 	hook claude/post-tool-use
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	end older
@@ -543,7 +549,7 @@ One-time code" ]
 
 @test "PostToolUse of AskUserQuestion, its answers in the input, withdraws the call's questions" {
 	start claude/ask-user-question
-	asked "claude-code:$SID:ask:" 2 >/dev/null
+	asked "claude-code:$SK:ask:" 2 >/dev/null
 	# ask-user-question.json as PostToolUse sees the call: the answers added
 	jq -c '.hook_event_name = "PostToolUse" | del(.permission_suggestions)
 	    | .tool_input.answers = {"Which date library should we use?": "Luxon"}
@@ -565,11 +571,11 @@ One-time code" ]
 	    | .elicitation_id = "5b0e8c1e-2f4a-4d7b-9a63-1c2d3e4f5a6b"' "$P/claude/elicitation-confirm.json" >"$BATS_TEST_TMPDIR/hashed.json"
 	for f in plain hashed; do
 		begin "$f" "$BATS_TEST_TMPDIR/$f.json"
-		key=$(asked "claude-code:$long:elicit:")
+		key=$(asked "claude-code:$(hashed "$long"):elicit:")
 		[ ${#key} -le 100 ] && [[ $key =~ ^[A-Za-z0-9._:-]+$ ]]
 		case $f in
-		plain)	[ "$key" = "claude-code:$long:elicit:deploy.prod_eu-west1:0123456789abcdeX" ] ;;
-		hashed)	[[ $key =~ ^claude-code:$long:elicit:[0-9a-f]{16}:[0-9a-f]{16}$ ]] ;;
+		plain)	[ "$key" = "claude-code:$(hashed "$long"):elicit:deploy.prod_eu-west1:0123456789abcdeX" ] ;;
+		hashed)	[[ $key =~ ^claude-code:$(hashed "$long"):elicit:[0-9a-f]{16}:[0-9a-f]{16}$ ]] ;;
 		esac
 		# its ElicitationResult: elicitation-result.json for the same server and id
 		jq -c --slurpfile e "$BATS_TEST_TMPDIR/$f.json" '.session_id = $e[0].session_id
@@ -583,7 +589,7 @@ One-time code" ]
 	# a permission under the longest session
 	jq -c --arg s "$long" '.session_id = $s' "$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/perm.json"
 	begin perm "$BATS_TEST_TMPDIR/perm.json"
-	key=$(asked "claude-code:$long:perm:")
+	key=$(asked "claude-code:$(hashed "$long"):perm:")
 	[ ${#key} -le 100 ] && [[ $key =~ ^[A-Za-z0-9._:-]+$ ]]
 	arc-answer "$key" deny >/dev/null
 	end perm
@@ -595,20 +601,20 @@ One-time code" ]
 	hook claude/notification-idle
 	hook claude/stop
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	run record "claude-code:$SID:stop"
-	[ "$(field '[.kind, .type, .priority, .title, .status] | join("|")')" = "completion|completed|normal|Claude Code finished|active" ]
+	run record "claude-code:$SK:stop"
+	[ "$(field '[.kind, .type, .priority, .title, .status] | join("|")')" = "completion|completed|normal|Finished|active" ]
 	[ "$(field '.message | split("\n") | [(.[0] | length), (.[0] | startswith("Deployed build 812")), (.[0] | endswith("…")), .[1]] | map(tostring) | join("|")')" = "1000|true|true|(1 background task(s) still running)" ]
 	# the earlier notice is resolved: the session's news is this one
-	[ "$(active)" = "claude-code:$SID:stop" ]
+	[ "$(active)" = "claude-code:$SK:stop" ]
 }
 
 @test "Stop withdraws a question still pending in the session" {
 	start claude/permission-bash
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	hook claude/stop
 	finish
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
-	[ "$(active)" = "claude-code:$SID:stop" ]
+	[ "$(active)" = "claude-code:$SK:stop" ]
 }
 
 @test "SubagentStop changes nothing" {
@@ -623,13 +629,13 @@ One-time code" ]
 	hook claude/notification-idle
 	hook claude/stop
 	start claude/permission-bash
-	key=$(asked "claude-code:$SID:perm:")
+	key=$(asked "claude-code:$SK:perm:")
 	hook claude/user-prompt-submit
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	finish
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
 	[ "$(active)" = "claude-code:other-session:stop" ]
-	[ "$(record "claude-code:$SID:stop" | jq -r '[.status, .outcome] | join("|")')" = "resolved|not_needed" ]
+	[ "$(record "claude-code:$SK:stop" | jq -r '[.status, .outcome] | join("|")')" = "resolved|not_needed" ]
 }
 
 @test "UserPromptSubmit from a /loop wake-up is not the person: nothing changes" {
@@ -638,7 +644,7 @@ One-time code" ]
 	hook claude/user-prompt-submit-loop
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[ -z "$(applied)" ]
-	[ "$(active)" = "claude-code:$SID:stop" ]
+	[ "$(active)" = "claude-code:$SK:stop" ]
 }
 
 @test "SessionEnd resolves every request of the session" {
@@ -664,7 +670,7 @@ One-time code" ]
 @test "ARC_HOOK_TIMEOUT takes the durations the other commands take (the one parser; a deadline never sooner than asked)" {
 	for t in 10m:600 90s:90 2h:7200 1d:86400 45:45 30.5:31 bogus:300 0:300 -5:300; do
 		ARC_HOOK_TIMEOUT=${t%%:*} start claude/permission-bash
-		run --separate-stderr arc-answer "$(asked "claude-code:$SID:perm:")" deny
+		run --separate-stderr arc-answer "$(asked "claude-code:$SK:perm:")" deny
 		[ "$(field '.interaction | (.expires_at | fromdateiso8601) - (.created_at | sub("\\.[0-9]+"; "") | fromdateiso8601) | . >= '"${t#*:}"' and . <= '"${t#*:}"' + 1')" = true ] ||
 		    { echo "ARC_HOOK_TIMEOUT=${t%%:*}: $output"; false; }
 		finish
@@ -692,7 +698,7 @@ One-time code" ]
 	# bytes that are not UTF-8 are read as U+FFFD, and the notice stays valid
 	printf '{"session_id":"s","cwd":"/","hook_event_name":"Stop","last_assistant_message":"ok \xff\xfe"}' |
 	    "$HOOKS/claude-code-hook"
-	[ "$(record "claude-code:s:stop" | jq -r .message)" = "ok ��" ]
+	[ "$(record "claude-code:$(hashed s):stop" | jq -r .message)" = "ok ��" ]
 }
 
 @test "the arc commands missing, or a journal that cannot be written: exit 0, nothing printed, never the prompt" {
@@ -727,18 +733,18 @@ One-time code" ]
 	env PATH=/nonexistent "$ARC_BIN/arc-hook" claude-code <"$P/claude/permission-bash.json" \
 	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	hookpid=$!
-	arc-answer "$(asked "claude-code:$SID:perm:")" allow >/dev/null
+	arc-answer "$(asked "claude-code:$SK:perm:")" allow >/dev/null
 	finish
 	[ "$status" -eq 0 ]
 	same claude/out/permission-allow.json
 	env PATH=/nonexistent "$ARC_BIN/arc-hook" claude-code <"$P/claude/stop.json"
-	[ "$(active)" = "claude-code:$SID:stop" ]
+	[ "$(active)" = "claude-code:$SK:stop" ]
 }
 
 @test "TERM, INT and HUP withdraw the question, stop arc-wait and leave no process behind" {
 	for sig in TERM INT HUP; do
 		start claude/permission-bash
-		key=$(asked "claude-code:$SID:perm:")
+		key=$(asked "claude-code:$SK:perm:")
 		kill -s "$sig" "$hookpid"
 		finish
 		[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
@@ -757,11 +763,10 @@ One-time code" ]
 
 @test "Codex PermissionRequest: labelled Codex, its turn kept, allow or deny only; 'allow' returns allow" {
 	start codex-hook codex/permission-request
-	key=$(asked "codex:$CX:perm:")
+	key=$(asked "codex:$CK:perm:")
 	run --separate-stderr arc-answer "$key" allow
-	[ "$(field '[.notification.agent, .notification.agent_name, .notification.project, .interaction.turn_id, .interaction.title, .interaction.prompt, (.interaction.choices | map(.id) | join(","))] | join("|")')" = "codex|Codex|api|0199a215-0b4e-7c31-9d52-5e0f6a1b2c3d|Codex wants to run a command|\$ cargo publish --allow-dirty
-
-Publish the crate to crates.io|allow,deny" ]
+	[ "$(field '[.notification.agent, .notification.agent_name, .notification.project, .interaction.turn_id, .interaction.title, .interaction.prompt, (.interaction.choices | map(.id) | join(","))] | join("|")')" = "codex|Codex|api|0199a215-0b4e-7c31-9d52-5e0f6a1b2c3d|Permission to run a command|The agent's description: Publish the crate to crates.io
+\$ cargo publish --allow-dirty|allow,deny" ]
 	finish
 	[ "$status" -eq 0 ]
 	same codex/out/permission-allow.json
@@ -769,15 +774,15 @@ Publish the crate to crates.io|allow,deny" ]
 
 @test "Codex PermissionRequest: 'deny' returns deny with a message, nothing Codex fails closed on" {
 	start codex-hook codex/permission-request
-	arc-answer --source phone "$(asked "codex:$CX:perm:")" deny >/dev/null
+	arc-answer --source phone "$(asked "codex:$CK:perm:")" deny >/dev/null
 	finish
 	[ "$status" -eq 0 ]
 	same codex/out/permission-deny.json
 	# and an answer Codex cannot take is refused, not sent
 	start codex-hook codex/permission-request
-	run --separate-stderr arc-answer "$(asked "codex:$CX:perm:")" stop
+	run --separate-stderr arc-answer "$(asked "codex:$CK:perm:")" stop
 	[ "$status" -eq 1 ]
-	arc-answer "$(asked "codex:$CX:perm:")" deny >/dev/null
+	arc-answer "$(asked "codex:$CK:perm:")" deny >/dev/null
 	finish
 	[ "$(jq -c '.hookSpecificOutput.decision | keys' "$BATS_TEST_TMPDIR/out")" = '["behavior","message"]' ]
 }
@@ -785,18 +790,18 @@ Publish the crate to crates.io|allow,deny" ]
 @test "Codex Stop: a completion notice with the last message and the turn; UserPromptSubmit resolves it" {
 	hook codex-hook codex/stop
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	run record "codex:$CX:stop"
-	[ "$(field '[.kind, .title, .message, .agent_name, .project] | join("|")')" = "completion|Codex finished|Renamed the handler to on_request and ran the tests: 214 passed.|Codex|api" ]
+	run record "codex:$CK:stop"
+	[ "$(field '[.kind, .title, .message, .agent_name, .project] | join("|")')" = "completion|Finished|Renamed the handler to on_request and ran the tests: 214 passed.|Codex|api" ]
 	hook codex-hook codex/user-prompt-submit
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[ -z "$(active)" ]
-	[ "$(record "codex:$CX:stop" | jq -r .outcome)" = not_needed ]
+	[ "$(record "codex:$CK:stop" | jq -r .outcome)" = not_needed ]
 }
 
 @test "Codex SessionEnd and Interrupt: the person is back, the session's requests are resolved" {
 	for e in session-end interrupt; do
 		hook codex-hook codex/stop
-		[ "$(active)" = "codex:$CX:stop" ]
+		[ "$(active)" = "codex:$CK:stop" ]
 		hook codex-hook "codex/$e"
 		[ "$status" -eq 0 ] && [ -z "$output" ]
 		[ -z "$(active)" ]
@@ -805,7 +810,7 @@ Publish the crate to crates.io|allow,deny" ]
 
 @test "Codex: two hooks asking under one key: the answer goes to the newer one, the older hands back nothing" {
 	ARC_HOOK_TIMEOUT=299 begin older "$P/codex/permission-request.json" codex-hook
-	key=$(asked "codex:$CX:perm:")
+	key=$(asked "codex:$CK:perm:")
 	begin newer "$P/codex/permission-request.json" codex-hook
 	[ "$(await_question '.choices | length == 2' 2)" = "$key" ]
 	arc-answer --source phone "$key" deny >/dev/null
@@ -815,12 +820,12 @@ Publish the crate to crates.io|allow,deny" ]
 	end older
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
 	grep -q "^arc-hook: the answer is to another hook's question under the same key; Codex asks" "$BATS_TEST_TMPDIR/older.err"
-	[[ $key =~ ^codex:$CX:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
+	[[ $key =~ ^codex:$CK:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
 }
 
 @test "Codex: TERM withdraws the question and leaves no process" {
 	start codex-hook codex/permission-request
-	key=$(asked "codex:$CX:perm:")
+	key=$(asked "codex:$CK:perm:")
 	kill -s TERM "$hookpid"
 	finish
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/out" ]
@@ -835,7 +840,7 @@ Publish the crate to crates.io|allow,deny" ]
 @test "Codex notify: a finished turn becomes a completion notice, without the prompts or the answer" {
 	run --separate-stderr "$HOOKS/codex-notify" "$(cat "$P/codex-notify/turn-complete.json")"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	run record "codex:$CX:stop"
+	run record "codex:$CK:stop"
 	[ "$(field '[.kind, .type, .project, .session_id, .message] | join("|")')" = "completion|completed|api|$CX|Codex finished a turn in api and is waiting for you." ]
 	! applied | grep -q -e 'Rename the handler' -e 'Renamed it'
 	# the hooks' UserPromptSubmit resolves it too: one key for the turn
@@ -846,7 +851,7 @@ Publish the crate to crates.io|allow,deny" ]
 @test "Codex notify: a turn in / is in project /, not in an empty one" {
 	run --separate-stderr "$HOOKS/codex-notify" "$(cat "$P/codex-notify/root.json")"
 	[ "$status" -eq 0 ]
-	[ "$(record "codex:$CX:stop" | jq -r '[.project, .message] | join("|")')" = "/|Codex finished a turn in / and is waiting for you." ]
+	[ "$(record "codex:$CK:stop" | jq -r '[.project, .message] | join("|")')" = "/|Codex finished a turn in / and is waiting for you." ]
 }
 
 @test "Codex notify: other payloads, no payload and bad JSON are ignored" {
@@ -871,7 +876,7 @@ Publish the crate to crates.io|allow,deny" ]
 	# full, as arc-status --list showed it, and each hook and payload exist
 	answers=$(sed -n "s/^   \\$ arc-answer --source phone \\([^ ]*\\) [a-z0-9]* | jq -c '{status, choice: .interaction.response.choice_id}'\$/\\1/p" <<<"$output")
 	[ "$(wc -l <<<"$answers")" -eq 4 ]
-	[[ $(head -1 <<<"$answers") =~ ^claude-code:$SID:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
+	[[ $(head -1 <<<"$answers") =~ ^claude-code:$SK:perm:[0-9a-f]{16}:[0-9a-f]{16}$ ]]
 	listed=$(sed -n 's/^   \([a-z-]*:[^	]*\)	.*/\1/p' <<<"$output")
 	for k in $answers; do
 		grep -qxF -- "$k" <<<"$listed" || { echo "printed $k, listed: $listed"; false; }
@@ -903,23 +908,24 @@ Publish the crate to crates.io|allow,deny" ]
 	done
 	run --separate-stderr "$root/usr/local/share/arc/examples/codex-hook" <"$P/codex/stop.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[ "$(active)" = "codex:$CX:stop" ]
+	[ "$(active)" = "codex:$CK:stop" ]
 }
 
 # ---- Gemini CLI ----
 
 @test "Gemini CLI: a ToolPermission notification is a blocked notice naming the command; AfterAgent resolves it and says finished; nothing printed" {
 	GS=$(jq -r .session_id "$P/gemini/notification-exec.json")
+	GK=$(hashed "$GS")
 	hook gemini-hook gemini/notification-exec
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	run record "gemini-cli:$GS:notice:permission"
+	run record "gemini-cli:$GK:notice:permission"
 	[ "$(field '[.kind, .priority, .agent, .agent_name] | join("|")')" = "blocked|high|gemini-cli|Gemini CLI" ]
 	[[ "$(field .message)" == *'$ '* ]]
 	hook gemini-hook gemini/after-agent
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[ "$(active)" = "gemini-cli:$GS:stop" ]
-	[ "$(record "gemini-cli:$GS:stop" | jq -r '[.kind, .title] | join("|")')" = "completion|Gemini CLI finished" ]
-	[ "$(record "gemini-cli:$GS:notice:permission" | jq -r .outcome)" = not_needed ]
+	[ "$(active)" = "gemini-cli:$GK:stop" ]
+	[ "$(record "gemini-cli:$GK:stop" | jq -r '[.kind, .title] | join("|")')" = "completion|Finished" ]
+	[ "$(record "gemini-cli:$GK:notice:permission" | jq -r .outcome)" = not_needed ]
 	hook gemini-hook gemini/before-agent
 	[ -z "$(active)" ]
 }

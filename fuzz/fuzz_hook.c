@@ -5,7 +5,9 @@
  * question, the decision for an answer of its first choice.  No crash; no
  * event that arc-validate refuses; no key beyond ARC's 100 characters of
  * [A-Za-z0-9._:-]; no question opened for a payload that is not a
- * request (PermissionRequest, Elicitation); a decision is one JSON object.
+ * request (PermissionRequest, Elicitation); a decision is one JSON object;
+ * and a permission question is the whole call or none (arc-hooks(7), "The
+ * whole action"): its message shows every member of tool_input.
  */
 #include <err.h>
 #include <stdlib.h>
@@ -40,6 +42,77 @@ plain_key(const char *k)
 	if (n < 1 || n > 100 || strspn(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz0123456789._:-") != n)
 		errx(1, "a key beyond ARC's 100 plain characters");
+}
+
+static bool
+has(const char *hay, const char *needle)
+{
+	return strstr(hay, needle) != NULL;
+}
+
+/* s as one line, its blanks at both ends dropped. */
+static const char *
+flat(struct arena *a, const char *s)
+{
+	const char	*l = hook_line_of(a, s);
+	char		*t;
+	size_t		 n;
+
+	l += strspn(l, " ");
+	t = arena_alloc(a, strlen(l) + 1);
+	memcpy(t, l, strlen(l) + 1);
+	for (n = strlen(t); n > 0 && t[n - 1] == ' '; n--)
+		t[n - 1] = '\0';
+	return t;
+}
+
+/*
+ * A member is shown when its value's JSON (either order) is in the
+ * message, or every line of its text is, read as one line (the agent's
+ * words are flattened so).  replace_all is shown in words, or not when
+ * false, its default.
+ */
+static void
+whole(struct arena *a, const struct jval *in, const char *msg)
+{
+	const char	*fm = flat(a, msg);
+	struct buf	 j = { 0 }, k = { 0 };
+	size_t		 i;
+
+	if (in == NULL || in->type != J_OBJECT)
+		return;
+	for (i = 0; i < in->n; i++) {
+		const struct jmember *mb = &in->members[i];
+		const struct jval *v = mb->value;
+		bool shown = true;
+		j.len = k.len = 0;
+		if (mb->namelen == 11 && memcmp(mb->name, "replace_all", 11) ==
+		    0)
+			continue;
+		hook_json(&j, v, false);
+		hook_json(&k, v, true);
+		if (has(msg, j.p) || has(msg, k.p))
+			continue;
+		if (v->type == J_STRING) {
+			const char *t = hook_text(a, v), *nl;
+			while (shown) {
+				nl = strchr(t, '\n');
+				shown = has(fm, flat(a, nl != NULL ?
+				    hook_printf(a, "%.*s", (int)(nl - t), t) :
+				    t));
+				if (nl == NULL)
+					break;
+				t = nl + 1;
+			}
+		} else
+			shown = false;
+		if (!shown)
+			errx(1, "a permission question that does not show "
+			    "the member %.*s of tool_input", (int)mb->namelen,
+			    mb->name);
+	}
+	buf_free(&j);
+	buf_free(&k);
 }
 
 /* The answer arc-wait would hand back: the first choice, or a text. */
@@ -107,6 +180,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool asks = r->nchoices > 0 || r->text_max >= 0;
 		if (asks && (!request || pl.wait == WAIT_NONE))
 			errx(1, "a question for a payload that asks nothing");
+		if (pl.wait == WAIT_PERMISSION)
+			whole(&a, json_get(p, "tool_input"), r->message);
 		plain_key(r->key);
 		ev.len = 0;
 		hook_event(&ev, &w, r, pl.wait != WAIT_NONE ?

@@ -371,18 +371,19 @@ ended() {
 
 @test "gemini-hook: ToolPermission opens a blocked notice naming the command; AfterAgent resolves it and opens a completion; BeforeAgent and SessionEnd resolve; nothing is printed" {
 	local G="$BATS_TEST_DIRNAME/../examples/gemini-hook" P="$FIXTURES/hooks/gemini"
-	local S=gemini-cli:5c1e0a8e-1f7b-4c52-9a8e-2f3d4b5a6c70
+	# the key carries the session hashed (16 hex digits of its SHA-256)
+	local S=gemini-cli:$(printf %s 5c1e0a8e-1f7b-4c52-9a8e-2f3d4b5a6c70 | sha256sum | cut -c1-16)
 	run --separate-stderr "$G" <"$P/notification-exec.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	run arc-status --json --show "$S:notice:permission"
 	[ "$(jq -c '.notification | [.kind, .priority, .title, .message, .agent]' <<<"$output")" = \
-	    '["blocked","high","Gemini CLI needs your permission: Shell","Tool Shell requires execution\n$ touch deployed","gemini-cli"]' ]
+	    '["blocked","high","Needs your permission","Shell\nTool Shell requires execution\n$ touch deployed","gemini-cli"]' ]
 	run --separate-stderr "$G" <"$P/after-agent.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[ "$(arc-status --json --show "$S:notice:permission" | jq -r .notification.outcome)" = not_needed ]
 	[ "$(arc-status --json --show "$S:stop" | jq -c '.notification | [.kind, .message]')" = '["completion","Deployed build 812."]' ]
 	"$G" <"$P/notification-edit.json"
-	[ "$(arc-status --json --show "$S:notice:permission" | jq -r .notification.message)" = $'Tool Edit requires editing\n/home/p/site/index.html' ]
+	[ "$(arc-status --json --show "$S:notice:permission" | jq -r .notification.message)" = $'Edit\nTool Edit requires editing\n/home/p/site/index.html' ]
 	run --separate-stderr "$G" <"$P/before-agent.json"
 	[ -z "$output" ]
 	run arc-status --list

@@ -50,7 +50,7 @@ shown() { arc-status --show "$1"; }
 not_asked() {
 	run --separate-stderr arc-hook "${2:-claude-code}" <"$1"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
-	[[ "$stderr" =~ "PermissionRequest: the call is "[0-9]+" characters shown whole, more than a question holds (4000); nothing was asked; "(Claude Code|Codex)" asks in its own dialog" ]]
+	[[ "$stderr" =~ "PermissionRequest: the call is "[0-9]+" characters shown whole, more than a question holds (4000); nothing was asked; "[A-Za-z\ ]+" asks in its own dialog" ]]
 	# the reason never carries the payload's text
 	[[ "$stderr" != *evil.example* ]]
 	[ ! -s "$ARC_JOURNAL" ] || [ -z "$(arc-status --list)" ]
@@ -220,7 +220,9 @@ follow_line() {
 }
 
 @test "a payload of more values than a hook reads is refused before it is parsed, with the reason" {
-	python3 -c 'import sys; sys.stdout.write("{\"hook_event_name\":\"Notification\",\"x\":[" + "0," * 300000 + "0]}")' >"$BATS_TEST_TMPDIR/many.json"
+	{ printf '{"hook_event_name":"Notification","x":['
+	  yes 0, | head -n 300000 | tr -d '\n'
+	  printf '0]}'; } >"$BATS_TEST_TMPDIR/many.json"
 	run --separate-stderr arc-hook claude-code <"$BATS_TEST_TMPDIR/many.json"
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	[[ "$stderr" == *"the payload holds more than 262144 JSON values"* ]]

@@ -460,11 +460,8 @@ acp_permission(const struct jval *params, const struct acp_who *who,
 	high = string_is(kind, "execute") || string_is(kind, "delete") ||
 	    string_is(kind, "edit");
 
-	buf_printf(&t, "%s wants to %s", who->name, kind_verb(kind));
-	if (title != NULL && !blank(title->s, title->len)) {
-		buf_puts(&t, ": ");
-		buf_put(&t, title->s, title->len);
-	}
+	/* generic: it leaves under title-only; the message names the call */
+	buf_printf(&t, "Permission to %s", kind_verb(kind));
 	buf_puts(req, "\"kind\":\"permission\"");
 	put_title(req, t.p, t.len);
 	if (title != NULL && !blank(title->s, title->len)) {
@@ -609,12 +606,8 @@ acp_elicitation(const struct jval *params, const struct acp_who *who,
 	}
 
 	buf_puts(req, "\"kind\":\"question\"");
-	buf_printf(&t, "%s asks", who->name);
-	if (label != NULL && !blank(label->s, label->len)) {
-		buf_puts(&t, ": ");
-		buf_put(&t, label->s, label->len);
-	}
-	put_title(req, t.p, t.len);
+	/* generic, as a permission's: the message holds the label */
+	put_title(req, "A question for you", 18);
 	if (msg != NULL)
 		buf_put(&m, msg->s, msg->len);
 	if (label != NULL && !blank(label->s, label->len)) {

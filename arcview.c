@@ -435,9 +435,9 @@ view_room(const struct view *v, size_t chars, size_t lines)
 			if (++l > lines)
 				return line_end;
 		}
+		if (k++ == chars)	/* a first line too long: cut in it */
+			return line_end > 0 ? line_end : i;
 		i += char_len((const unsigned char *)s + i, n - i);
-		if (++k > chars)
-			return line_end;
 	}
 	return n;
 }

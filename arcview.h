@@ -74,7 +74,8 @@ bool	view_answerable(const struct view *);
 /*
  * A surface with less room than a question (the desktop, a push): the
  * bytes of the view's message that fit in chars characters and lines
- * lines, whole lines only; v->message.n when all of it fits.  A question
+ * lines, whole lines only (a first line longer than chars cut at a
+ * character); v->message.n when all of it fits.  A question
  * that does not fit offers there only the choices that refuse
  * (view_refuses): nobody allows what they have not seen whole.
  */

@@ -170,7 +170,7 @@ ended() {
 	[ "$(jq -c '[.interaction.choices[] | [.id, .label]]' <<<"$output")" = '[["allow-once","Yes"],["reject","No"]]' ]
 	[ "$(jq -r .notification.priority <<<"$output")" = high ]
 	[ "$(jq -r .interaction.kind <<<"$output")" = permission ]
-	[ "$(jq -r .interaction.title <<<"$output")" = 'Claude Agent wants to run a command: touch deployed' ]
+	[ "$(jq -r .interaction.title <<<"$output")" = 'Permission to run a command' ]
 	jq -r .interaction.prompt <<<"$output" | grep -qx '\$ touch deployed'
 	jq -r .interaction.prompt <<<"$output" | grep -q '^in /.*/project/deployed$'
 	[ "$(jq -r .notification.agent <<<"$output")" = @agentclientprotocol/claude-agent-acp ]

@@ -320,7 +320,8 @@ HTML
 	! grep -q -e SECRET -e 'name="choice"' -e 'name="seen"' <<<"$output"
 	grep -q 'class="title">Run a command?<' <<<"$output"
 	grep -q 'Claude &middot; secret-project' <<<"$output"
-	grep -q 'Allow &middot; Deny' <<<"$output"
+	# nor its choices: an "Always allow" detail holds what the command held
+	! grep -q -e 'Allow &middot; Deny' -e '>Allow<' <<<"$output"
 	grep -q 'Its text stays on its host (off-device setting): answer it there' <<<"$output"
 	[[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=withheld"(&|$) ]]
 	[ "$(status_of deploy)" = pending ]

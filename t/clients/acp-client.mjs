@@ -86,12 +86,14 @@ function status(key) {
 		return "none";
 	}
 }
-function alive(pid) {
+// When the question was last changed (its withdrawal), in ms; NaN: none.
+function changedAt(key) {
 	try {
-		process.kill(pid, 0);
-		return true;
+		const s = JSON.parse(execFileSync("arc-status", ["--json", "--show", key],
+		    { encoding: "utf8" }));
+		return Date.parse(s.interaction.updated_at);
 	} catch (e) {
-		return false;
+		return NaN;
 	}
 }
 const app = acp.client({ name: "arc-acp-e2e" })
@@ -135,16 +137,35 @@ const app = acp.client({ name: "arc-acp-e2e" })
 			return { outcome: { outcome: "selected", optionId: reject.optionId } };
 		}
 		if (kase === "close") {
-			const pid = Number(fs.readFileSync(process.env.ACP_TAP_PID, "utf8"));
-			child.stdin.end();
-			note({ editor: "closed arc-acp's input" });
-			let st = status(key);
-			for (let i = 0; i < 400 && st !== "cancelled cancelled"; i++) {
-				await sleep(50);
-				st = status(key);
-			}
-			note({ closed: { status: st, agentAlive: alive(pid),
-			    answer: await arcAnswer(key, opts[0].optionId) } });
+			// Kept among the answers the result waits for: the
+			// connection's end (which closing the input brings) must
+			// not write the result before the question's state is read.
+			const done = (async () => {
+				child.stdin.end();
+				note({ editor: "closed arc-acp's input" });
+				let st = status(key);
+				for (let i = 0; i < 400 && st !== "cancelled cancelled"; i++) {
+					await sleep(50);
+					st = status(key);
+				}
+				// withdrawn while the agent still ran: recorded before
+				// the agent exited (the tap's clock and arc's are this
+				// machine's)
+				let gone = NaN;
+				for (let i = 0; i < 200 && Number.isNaN(gone); i++) {
+					try {
+						gone = Number(fs.readFileSync(process.env.ACP_TAP_PID + ".exit", "utf8"));
+					} catch (e) {
+						await sleep(50);
+					}
+				}
+				const at = changedAt(key);
+				note({ closed: { status: st, withdrawnWhileAgentRan:
+				    at < gone, withdrawnAt: at, agentExited: gone,
+				    answer: await arcAnswer(key, opts[0].optionId) } });
+			})();
+			answers.push(done);
+			await done;
 			await exited;
 			throw new Error("the editor closed its end");
 		}

@@ -2,7 +2,8 @@
 // input and output on pipes, passes both through unchanged, and writes
 // each line that crosses, in the order seen, to LOG as
 // {"d":"in"|"out","m":LINE} (in: what arc-acp sent the agent).  Writes
-// the agent's pid to PIDFILE; exits as the agent did (128+N for a signal).
+// the agent's pid to PIDFILE, and when it exited (Date.now(), in ms) to
+// PIDFILE.exit; exits as the agent did (128+N for a signal).
 //
 // usage: node acp-tap.mjs LOG PIDFILE -- AGENT [ARG...]
 import { spawn } from "node:child_process";
@@ -35,6 +36,7 @@ child.stdin.on("error", () => {});
 child.stdout.on("data", (c) => { seenOut(c); process.stdout.write(c); });
 const ended = new Promise((r) => child.stdout.on("close", r));
 child.on("exit", async (code, signal) => {
+	fs.writeFileSync(pidfile + ".exit", String(Date.now()));
 	await ended;
 	const os = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGHUP: 1 };
 	process.exitCode = signal ? 128 + (os[signal] ?? 1) : code;

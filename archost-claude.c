@@ -75,31 +75,48 @@ named(const struct jmember *mb, const char *name)
 	    memcmp(mb->name, name, mb->namelen) == 0;
 }
 
+/* Whether mb is named one of names (NULL-terminated). */
+static bool
+named_one_of(const struct jmember *mb, const char *const *names)
+{
+	for (; *names != NULL; names++)
+		if (named(mb, *names))
+			return true;
+	return false;
+}
+
+/* The object in (J_OBJECT) without the members named one of names. */
+static struct jval
+without(struct map *m, const struct jval *in, const char *const *names)
+{
+	struct jval	 o = *in;
+	struct jmember	*kept;
+	size_t		 i, n = 0;
+
+	kept = arena_alloc(m->a, (in->n ? in->n : 1) * sizeof(*kept));
+	for (i = 0; i < in->n; i++)
+		if (!named_one_of(&in->members[i], names))
+			kept[n++] = in->members[i];
+	o.members = kept;
+	o.n = n;
+	return o;
+}
+
 /* The call as PermissionRequest and what follows it see it. */
 static const char *
 call_of(struct map *m)
 {
+	static const char *const answered[] = { "answers", "annotations",
+	    "metadata", NULL };
 	const struct jval	*in = json_get(m->p, "tool_input");
 	const struct jval	*name = json_get(m->p, "tool_name");
 	struct buf		 b = { 0 };
 	struct jval		 o;
-	struct jmember		*kept;
 	const char		*s;
-	size_t			 i, n = 0;
 
 	buf_puts(&b, "{\"tool_input\":");
 	if (in != NULL && in->type == J_OBJECT) {
-		o = *in;
-		kept = arena_alloc(m->a, (in->n ? in->n : 1) * sizeof(*kept));
-		for (i = 0; i < in->n; i++) {
-			const struct jmember *mb = &in->members[i];
-			if (named(mb, "answers") || named(mb, "annotations") ||
-			    named(mb, "metadata"))
-				continue;
-			kept[n++] = *mb;
-		}
-		o.members = kept;
-		o.n = n;
+		o = without(m, in, answered);
 		hook_json(&b, &o, true);
 	} else
 		hook_json(&b, in, true);
@@ -207,24 +224,10 @@ static void
 also(struct map *m, struct buf *b, const struct jval *in,
     const char *const *shown)
 {
-	struct jval	 o = *in;
-	struct jmember	*kept;
-	size_t		 i, j, n = 0;
+	struct jval	 o;
 
-	if (in->type != J_OBJECT || in->n == 0)
+	if (in->type != J_OBJECT || (o = without(m, in, shown)).n == 0)
 		return;
-	kept = arena_alloc(m->a, in->n * sizeof(*kept));
-	for (i = 0; i < in->n; i++) {
-		for (j = 0; shown[j] != NULL && !named(&in->members[i],
-		    shown[j]); j++)
-			;
-		if (shown[j] == NULL)
-			kept[n++] = in->members[i];
-	}
-	if (n == 0)
-		return;
-	o.members = kept;
-	o.n = n;
 	buf_puts(b, "Also: ");
 	hook_json(b, &o, true);
 	buf_putc(b, '\n');
@@ -254,17 +257,13 @@ where(struct map *m, const struct jval *sug)
 static bool
 only(const struct jval *o, const char *const *names)
 {
-	size_t i, j;
+	size_t i;
 
 	if (o == NULL || o->type != J_OBJECT)
 		return false;
-	for (i = 0; i < o->n; i++) {
-		for (j = 0; names[j] != NULL && !named(&o->members[i],
-		    names[j]); j++)
-			;
-		if (names[j] == NULL)
+	for (i = 0; i < o->n; i++)
+		if (!named_one_of(&o->members[i], names))
 			return false;
-	}
 	return true;
 }
 

@@ -612,6 +612,7 @@ hook(const struct host *h)
 	struct call	 c;
 	struct buf	 in = { 0 }, out = { 0 };
 	const char	*pane = getenv("TMUX_PANE"), *tmux = getenv("TMUX");
+	const char	*why;
 
 	memset(&c, 0, sizeof(c));
 	c.host = h;
@@ -627,13 +628,9 @@ hook(const struct host *h)
 	c.event = "unnamed";
 	if (!read_payload(&in))
 		give_up(&c, "cancelled", "cannot read the payload");
-	if (hook_values(in.p ? in.p : "", in.len) > HOOK_VALUES_MAX)
-		give_up(&c, "cancelled", "the payload holds more than %d JSON "
-		    "values", HOOK_VALUES_MAX);
-	if ((c.payload = hook_payload(&c.arena, in.p ? in.p : "", in.len)) ==
-	    NULL)
-		give_up(&c, "cancelled", "the payload is not one JSON object "
-		    "in UTF-8");
+	if ((c.payload = hook_payload(&c.arena, in.p ? in.p : "", in.len,
+	    &why)) == NULL)
+		give_up(&c, "cancelled", "%s", why);
 	c.event = event_named(&c.arena, c.payload);
 	if (!h->plan(&c.arena, c.payload, &c.who, &c.plan))
 		give_up(&c, "cancelled", "cannot make sense of the %s payload",

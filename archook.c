@@ -225,11 +225,19 @@ utf8_len(const unsigned char *p, const unsigned char *end)
 static const struct jval *payload_of(struct arena *, const char *, size_t);
 
 const struct jval *
-hook_payload(struct arena *a, const char *s, size_t n)
+hook_payload(struct arena *a, const char *s, size_t n, const char **why)
 {
-	if (n > HOOK_PAYLOAD_MAX || hook_values(s, n) > HOOK_VALUES_MAX)
-		return NULL;
-	return payload_of(a, s, n);
+	const struct jval *v = NULL;
+
+	if (n > HOOK_PAYLOAD_MAX)
+		*why = hook_printf(a, "the payload is over %d bytes",
+		    HOOK_PAYLOAD_MAX);
+	else if (hook_values(s, n) > HOOK_VALUES_MAX)
+		*why = hook_printf(a, "the payload holds more than %d JSON "
+		    "values", HOOK_VALUES_MAX);
+	else if ((v = payload_of(a, s, n)) == NULL)
+		*why = "the payload is not one JSON object in UTF-8";
+	return v;
 }
 
 size_t

@@ -56,11 +56,12 @@ struct hook_who {
 #define HOOK_VALUES_MAX	(256 * 1024)
 
 /*
- * A payload as the host sent it: bytes that are not UTF-8 read as U+FFFD
+ * A payload as the host sent it (*why, when NULL is returned: the reason): bytes that are not UTF-8 read as U+FFFD
  * (as jq read them), then one JSON object, strictly, with no member name
  * twice in any object; NULL when it is not.
  */
-const struct jval *hook_payload(struct arena *, const char *, size_t);
+const struct jval *hook_payload(struct arena *, const char *, size_t,
+		    const char **why);
 /* At most how many JSON values n bytes of JSON text can hold. */
 size_t		 hook_values(const char *, size_t);
 

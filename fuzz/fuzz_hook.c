@@ -152,7 +152,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hook_plan	 pl;
 	struct buf		 ev = { 0 };
 	const struct jval	*p, *ans[HOOK_REQS_MAX];
-	const char		*event;
+	const char		*event, *why;
 	int			 h;
 	size_t			 i;
 	bool			 ok, request;
@@ -166,7 +166,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		w.tmux_pane = "%7";
 		w.tmux_socket = "/tmp/tmux-1000/default";
 	}
-	if ((p = hook_payload(&a, (const char *)data + 1, size - 1)) == NULL)
+	if ((p = hook_payload(&a, (const char *)data + 1, size - 1, &why)) ==
+	    NULL)
 		goto done;
 	ok = h < 2 ? claude_plan(&a, p, &w, &pl) : gemini_plan(&a, p, &w,
 	    &pl);

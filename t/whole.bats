@@ -42,6 +42,14 @@ hook_asks() {
 	key=$(arc-status --list | cut -f1)
 }
 
+# answered CHOICE: the question of hook_asks answered with CHOICE; once
+# the hook has exited, the decision it printed in decision.
+answered() {
+	arc-answer "$key" "$1" >/dev/null
+	wait "$hookpid"
+	decision=$(jq -c .hookSpecificOutput.decision "$BATS_TEST_TMPDIR/out")
+}
+
 # show_whole KEY: the question as the surface with the most room shows it.
 show_whole() { arc-status --show "$1"; }
 
@@ -78,9 +86,8 @@ not_asked() {
 	for n in 1 60 120; do [[ "$output" == *"> note $n"$'\n'* ]]; done
 	[[ "$output" == *"> $EVIL"* ]]
 	# the answer is to the whole command
-	arc-answer "$key" allow >/dev/null
-	wait "$hookpid"
-	[ "$(jq -c .hookSpecificOutput.decision "$BATS_TEST_TMPDIR/out")" = '{"behavior":"allow"}' ]
+	answered allow
+	[ "$decision" = '{"behavior":"allow"}' ]
 }
 
 @test "\"Always allow\" lists every suggestion it grants, whole, and grants those" {
@@ -88,10 +95,9 @@ not_asked() {
 	hook_asks "$f"
 	run arc-status --json --show "$key"
 	[ "$(field '.interaction.choices[] | select(.id == "always") | .detail')" = 'add the allow rules Bash(npm run deploy:*) in this project, for you; allow the folders / for you, everywhere; switch to bypassPermissions mode for you, everywhere' ]
-	arc-answer "$key" always >/dev/null
-	wait "$hookpid"
+	answered always
 	# what goes back is what was shown: the payload's suggestions, no more
-	[ "$(jq -cS .hookSpecificOutput.decision.updatedPermissions "$BATS_TEST_TMPDIR/out")" = "$(jq -cS .permission_suggestions "$f")" ]
+	[ "$(jq -cS .updatedPermissions <<<"$decision")" = "$(jq -cS .permission_suggestions "$f")" ]
 }
 
 @test "\"Always allow\" whose rules do not fit its detail is not offered, and cannot be chosen" {
@@ -102,9 +108,8 @@ not_asked() {
 	[ "$(field '[.interaction.choices[].id] | join(",")')" = allow,deny,stop ]
 	run --separate-stderr arc-answer "$key" always
 	[ "$status" -ne 0 ]
-	arc-answer "$key" allow >/dev/null
-	wait "$hookpid"
-	[ "$(jq -c .hookSpecificOutput.decision "$BATS_TEST_TMPDIR/out")" = '{"behavior":"allow"}' ]
+	answered allow
+	[ "$decision" = '{"behavior":"allow"}' ]
 }
 
 @test "a suggestion of a shape the words do not know is shown as its JSON, every member" {
@@ -132,8 +137,7 @@ not_asked() {
 	run arc-status --json --show "$key"
 	want=$(jq -r '.tool_input | "\(.file_path): replace \(.old_string | split("\n") | length) line(s) with \(.new_string | split("\n") | length)\n" + ((.old_string | split("\n") | map("- " + .)) + (.new_string | split("\n") | map("+ " + .)) | join("\n"))' "$f")
 	[ "$(field .interaction.prompt)" = "$want" ]
-	arc-answer "$key" deny >/dev/null
-	wait "$hookpid"
+	answered deny
 	jq -c '.tool_input.new_string = ("x\n" * 2100)' "$P/claude/permission-edit.json" >"$f"
 	not_asked "$f"
 }
@@ -142,8 +146,7 @@ not_asked() {
 	f=$(bash_call '.tool_input = {"command":"npm test","description":("Run the test suite\n" + $ENV.EVIL)}')
 	hook_asks "$f"
 	one=$(show_whole "$key" | sed -n '/^message:/,/^agent:/p')
-	arc-answer "$key" deny >/dev/null
-	wait "$hookpid"
+	answered deny
 	f=$(bash_call '.tool_input = {"command":("npm test\n\nRun the test suite\n" + $ENV.EVIL)}')
 	hook_asks "$f"
 	two=$(show_whole "$key" | sed -n '/^message:/,/^agent:/p')
@@ -195,8 +198,7 @@ follow_line() {
 	line=$(follow_line title-only "$key")
 	[ -n "$line" ] && [[ "$line" != *s3cret* ]] && [[ "$line" != *x.example* ]]
 	[[ "$(show_whole "$key")" == *'https://x.example/reset?token=s3cret'* ]]
-	arc-answer "$key" deny >/dev/null
-	wait "$hookpid"
+	answered deny
 	hook_asks "$P/claude/permission-mcp.json"
 	line=$(follow_line title-only "$key")
 	[ -n "$line" ] && [[ "$line" != *github* ]] && [[ "$line" != *create_issue* ]]

@@ -189,3 +189,16 @@ check() {
 	run arc-acp -t 10x -- true </dev/null
 	[ "$status" -eq 2 ]
 }
+
+@test "--help explains its options: no line of options shares one explanation among more than four" {
+	local c errors=
+	for c in $COMMANDS; do
+		errors+=$("$c" --help | awk -v c="$c" 'NR == 1, /^$/ { next }
+		/^  -/ {
+			n = 0
+			for (i = 1; i <= NF; i++) if ($i ~ /^--?[a-z]/) n++
+			if (n > 4) print c ": " $0
+		}')
+	done
+	[ -z "$errors" ] || { echo "$errors"; false; }
+}

@@ -68,9 +68,22 @@ done_with() {
 		[ "$(screen | grep -v '^$' | tail -1)" = '$' ] && break
 		sleep 0.1
 	done
+	# The typed line holds "rc=" too: wait for one more line that is only
+	# the output, rc= and digits, than the pane had before.
+	local before
+	before=$(scrollback | grep -c '^rc=[0-9][0-9]*$' || true)
 	send_line 'echo "rc=$?"'
-	waits_for 'rc='
-	rc=$(scrollback | sed -n 's/^rc=\([0-9]*\)$/\1/p' | tail -1)
+	for i in $(seq 300); do
+		if [ "$(scrollback | grep -c '^rc=[0-9][0-9]*$')" -gt "$before" ]
+		then
+			rc=$(scrollback | sed -n 's/^rc=\([0-9]*\)$/\1/p' | tail -1)
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "the shell never printed its exit status; the pane shows:"
+	scrollback
+	return 1
 }
 
 # open_question KEY [TITLE] [MESSAGE] [DURATION] [ARC-EMIT OPTION...]: a

@@ -59,6 +59,11 @@
 
 #include "arc.h"
 #include "arcspawn.h"
+#include "arcwaiter.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
+#include "arcsettle.h"
 #include "arcacpmsg.h"
 #include "arcacpscan.h"
 
@@ -143,6 +148,11 @@ struct question {
 	int		 wfd;
 	struct buf	 wout;
 	bool		 wtoolong;
+	/*
+	 * Its waiter mark (arcwaiter.h), held while arc waits for the
+	 * answer: arc-acp killed hard, the question is withdrawn.
+	 */
+	struct waiter	 mark;
 };
 
 enum op_kind { OP_OPEN, OP_RESOLVE, OP_DECIDE };
@@ -588,6 +598,7 @@ static void
 q_free(struct question *q)
 {
 	wait_stop(q);
+	waiter_release(&q->mark);
 	acp_ask_free(&q->ask);
 	buf_free(&q->session);
 	buf_free(&q->wout);
@@ -724,6 +735,26 @@ racing(void)
 	return px.drop_n > 0 || px.nracing > 0;
 }
 
+/* The agent's name, as the person reads it in a receipt. */
+static const char *
+agent_named(void)
+{
+	return px.agent_name.len > 0 ? px.agent_name.p : px.agent_id.p;
+}
+
+/* While arc waits for its answer, the question is held by us. */
+static void
+hold_mark(struct question *q)
+{
+	char *path = journal_default_path(px.journal);
+
+	if (waiter_hold(&q->mark, path, q->key, q->interaction,
+	    agent_named()))
+		(void)waiter_claim(&q->mark, q->key, q->interaction,
+		    agent_named(), q->interaction);
+	free(path);
+}
+
 /* The person answered through arc: the agent gets it, the editor lets go. */
 static void
 answered(struct question *q)
@@ -762,6 +793,12 @@ answered(struct question *q)
 	buf_put(&m, result.p, result.len);
 	buf_puts(&m, "}\n");
 	inject(&px.e2a, &m);
+	/* Written to the agent whole: its receipt (not, if it is gone). */
+	if (!px.e2a.mid)
+		dir_flush(&px.e2a);
+	if (px.e2a.out_dead || (!px.e2a.mid && pending_out(&px.e2a) == 0))
+		(void)settle_receipt(px.journal, q->key, q->interaction,
+		    agent_named(), !px.e2a.out_dead);
 	m.len = 0;
 	buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\","
 	    "\"params\":{\"requestId\":");
@@ -863,6 +900,7 @@ apply_result(const char *line, size_t len)
 	q->interaction[id->len] = '\0';
 	memcpy(q->digest, dg->s, 64);
 	q->digest[64] = '\0';
+	hold_mark(q);
 	if (q->deciding) {
 		q->state = Q_WAITING;	/* the editor replied: no arc-wait */
 		return;
@@ -2279,6 +2317,8 @@ acp_main(int argc, char **argv)
 		warnx("no agent to run");
 		usage(EXIT_USAGE);
 	}
+	for (size_t i = 0; i < QUESTIONS_MAX; i++)
+		px.q[i].mark.fd = -1;
 	find_command(getprogname(), "arc-apply", px.apply_path,
 	    sizeof(px.apply_path));
 	find_command(getprogname(), "arc-wait", px.wait_path,

@@ -186,6 +186,9 @@ say_result(struct journal *j, const char *key, const struct question *qn,
 			buf_puts(&b, "already ");
 		question_words(&b, &qn->q, question_status(&qn->q, arc_now()),
 		    arc_now());
+		struct condition *c = state_lookup(j->st, key);
+		(void)handover_words(&b, c != NULL ? c->handover : NULL,
+		    &qn->q);
 	} else if (v->code == ARC_NOT_FOUND) {
 		no_question_words(&b, j->st, key);
 	} else {

@@ -28,6 +28,8 @@
 #include "arcjournal.h"
 #include "arccmd.h"
 #include "arcsettle.h"
+#include "arcbell.h"
+#include "arcwaiter.h"
 #include "archook.h"
 #include "archost-claude.h"
 #include "archost-gemini.h"
@@ -178,6 +180,7 @@ on_signal(int sig)
 		stop_reader = -1;
 		(void)close(fd);
 	}
+	bell_interrupt();	/* a sleep on the journal's bell ends */
 }
 
 /* Whatever ends the program before its end (err(3) too) exits 0. */
@@ -201,6 +204,13 @@ struct call {
 	char			 own_id[HOOK_REQS_MAX][40];
 	char			 own_digest[HOOK_REQS_MAX][ARC_HEX_DIGEST];
 	bool			 own[HOOK_REQS_MAX];
+	/*
+	 * Each question's waiter mark, held from before it is stored until
+	 * the decision is handed over: a hook killed however it dies lets
+	 * go of it, and whoever notices withdraws the question.
+	 */
+	struct waiter		 mark[HOOK_REQS_MAX];
+	char			 opened_by[HOOK_REQS_MAX][40];	/* event_id */
 	struct arena		 answers;
 	const struct jval	*answer[HOOK_REQS_MAX];
 };
@@ -345,6 +355,38 @@ release(struct call *c, const char *outcome)
 	applier_close(&ap);
 }
 
+/* Lets go of every waiter mark: nothing waits any more. */
+static void
+release_marks(struct call *c)
+{
+	size_t i;
+
+	for (i = 0; i < HOOK_REQS_MAX; i++)
+		waiter_release(&c->mark[i]);
+}
+
+/*
+ * The decision to the agent, then its receipt in the journal: written to
+ * a reader that is there (a pipe whose reader is gone fails, SIGPIPE
+ * ignored), the agent took it.  A decision that could not be handed over
+ * leaves no receipt; the question stays answered, and says so.
+ */
+static void
+hand_over(struct call *c, const struct buf *out)
+{
+	size_t i;
+
+	bool taken = write_all(STDOUT_FILENO, out->p, out->len);
+
+	if (!taken)
+		say("cannot hand the decision to %s (%s); no receipt",
+		    c->who.name, strerror(errno));
+	for (i = 0; i < c->plan.nreq; i++)
+		if (c->own[i] && !settle_receipt(NULL, c->plan.req[i].key,
+		    c->own_id[i], c->who.name, taken))
+			say("the receipt of the decision was not recorded");
+}
+
 /* Gives up without deciding: nothing on standard output, exit 0. */
 static void __attribute__((noreturn))
 give_up(struct call *c, const char *outcome, const char *fmt, ...)
@@ -355,6 +397,7 @@ give_up(struct call *c, const char *outcome, const char *fmt, ...)
 	vwarnx(fmt, ap);
 	va_end(ap);
 	release(c, outcome);
+	release_marks(c);
 	finished = true;
 	exit(0);
 }
@@ -452,8 +495,12 @@ apply_plan(struct call *c)
 		give_up(c, "cancelled", "ARC_HOOK_TIMEOUT is out of range");
 	for (i = 0; i < c->plan.nreq; i++) {
 		ev.len = 0;
+		mint_id("evt_", c->opened_by[i], sizeof(c->opened_by[i]));
+		if (asks)
+			(void)waiter_hold(&c->mark[i], ap.j.path,
+			    c->plan.req[i].key, c->opened_by[i], c->who.name);
 		hook_event(&ev, &c->who, &c->plan.req[i], asks ? expires :
-		    NULL);
+		    NULL, c->opened_by[i]);
 		apply_event(&ap, i + 1, &ev);
 	}
 	buf_free(&ev);
@@ -463,6 +510,10 @@ apply_plan(struct call *c)
 		    "request", c->event);
 	}
 	own_questions(c, &ap.out);
+	for (i = 0; i < c->plan.nreq; i++)
+		if (c->own[i])
+			(void)waiter_claim(&c->mark[i], c->plan.req[i].key,
+			    c->opened_by[i], c->who.name, c->own_id[i]);
 	why = refusal(&ap.out, &c->arena);
 	applier_close(&ap);
 	if (why != NULL)
@@ -475,6 +526,7 @@ static void
 wait_answers(struct call *c)
 {
 	struct buf	 record = { 0 };
+	char		 id[SETTLE_ID_MAX];
 	int64_t		 deadline = monotonic_ms() + c->timeout * 1000, left;
 	struct jparse_error e;
 	const struct jval *r;
@@ -488,7 +540,7 @@ wait_answers(struct call *c)
 			left = 1000;
 		record.len = 0;
 		switch (settle_wait(NULL, c->plan.req[i].key, left + 5000,
-		    c->stop, &record)) {
+		    c->stop, &record, id)) {
 		case SETTLED_ANSWERED:
 			/* parsed values point into the text: the arena's */
 			text = arena_alloc(&c->answers, record.len + 1);
@@ -615,6 +667,8 @@ hook(const struct host *h)
 	const char	*why;
 
 	memset(&c, 0, sizeof(c));
+	for (size_t i = 0; i < HOOK_REQS_MAX; i++)
+		c.mark[i].fd = -1;
 	c.host = h;
 	c.who.client = h->client;
 	c.who.name = h->title;
@@ -658,8 +712,9 @@ hook(const struct host *h)
 		give_up(&c, "cancelled", "stopped by a signal; the question is "
 		    "withdrawn");
 	buf_putc(&out, '\n');
-	(void)write_all(STDOUT_FILENO, out.p, out.len);
+	hand_over(&c, &out);
 done:
+	release_marks(&c);
 	finished = true;
 	buf_free(&in);
 	buf_free(&out);

@@ -70,6 +70,7 @@
 #define RETRY_MS	1000	/* the first retry; then 4 times longer */
 #define FOCUS_MS	2000	/* a pane in focus: look again this soon */
 #define GONE_MS		30000	/* no server: try again this soon anyway */
+#define RECEIPT_MS	8000	/* a receipt's notice, then it goes */
 #define SOCKETS_MAX	8	/* tmux servers refreshed besides the default */
 
 static const char usage[] =
@@ -92,6 +93,7 @@ struct cond {
 	char		 created[40];
 	uint32_t	 nid;		/* the desktop notification, or 0 */
 	char		 shown_tag[TAG_SHOWN + 1];	/* what nid shows */
+	int		 shown_waiting;	/* and whether it said anyone waits */
 	int64_t		 shown_at;	/* ms, ARC clock: last shown */
 	bool		 execd;		/* the exec sink ran for it */
 	bool		 dismissed;	/* the person closed the toast */
@@ -505,6 +507,62 @@ desktop_fits(const struct view *v, size_t *room)
 	return *room == v->message.n;
 }
 
+/* A notification's summary: who, where, and the title (the view's). */
+static void
+summary_of(struct buf *sum, const struct view *v)
+{
+	/* Plain text, no markup: the view's safe text as it is. */
+	if (v->agent.p != NULL || v->agent_id.p != NULL)
+		buf_put(sum, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
+		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
+	else
+		buf_puts(sum, "agent");
+	if (v->project.p != NULL) {
+		buf_puts(sum, " \xc2\xb7 ");
+		buf_put(sum, v->project.p, v->project.n);
+	}
+	buf_puts(sum, ": ");
+	if (v->title.p != NULL)
+		buf_put(sum, v->title.p, v->title.n);
+	else
+		buf_put(sum, v->shown_key.p, v->shown_key.n);
+	buf_putc(sum, '\0');
+}
+
+/*
+ * What became of the hand-over of an answer the desktop asked: a short
+ * notice that expires by itself ("Claude Code took it 1 ms later"), so
+ * that the person sees the agent took the answer, or that it did not.
+ */
+static void
+desktop_receipt(struct notifier *nt, const struct view *v)
+{
+	sd_bus_message	*m = NULL, *reply = NULL;
+	sd_bus_error	 e = SD_BUS_ERROR_NULL;
+	struct buf	 sum = { 0 }, body = { 0 };
+
+	if (nt->bus == NULL || v->handover.p == NULL)
+		return;
+	summary_of(&sum, v);
+	markup(&body, v->handover);
+	buf_putc(&body, '\0');
+	if (sd_bus_message_new_method_call(nt->bus, &m, NOTIFY_DEST,
+	    NOTIFY_PATH, NOTIFY_IFACE, "Notify") < 0 ||
+	    sd_bus_message_append(m, "susss", "arc", 0, "", sum.p,
+	    body.p) < 0 ||
+	    sd_bus_message_append(m, "as", 0) < 0 ||
+	    sd_bus_message_append(m, "a{sv}", 2, "urgency", "y", 0,
+	    "category", "s", "im") < 0 ||
+	    sd_bus_message_append(m, "i", RECEIPT_MS) < 0 ||
+	    sd_bus_call(nt->bus, m, 5 * 1000000ULL, &e, &reply) < 0)
+		warnx("desktop notifications: a receipt was not shown");
+	sd_bus_error_free(&e);
+	sd_bus_message_unref(m);
+	sd_bus_message_unref(reply);
+	buf_free(&sum);
+	buf_free(&body);
+}
+
 static int
 desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 {
@@ -523,22 +581,7 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	if (!c->has_view)
 		return -EINVAL;
 	kind = str_of(&c->arena, c->n, "kind");
-	/* Plain text, no markup: the view's safe text as it is. */
-	if (v->agent.p != NULL || v->agent_id.p != NULL)
-		buf_put(&sum, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
-		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
-	else
-		buf_puts(&sum, "agent");
-	if (v->project.p != NULL) {
-		buf_puts(&sum, " \xc2\xb7 ");
-		buf_put(&sum, v->project.p, v->project.n);
-	}
-	buf_puts(&sum, ": ");
-	if (v->title.p != NULL)
-		buf_put(&sum, v->title.p, v->title.n);
-	else
-		buf_put(&sum, v->shown_key.p, v->shown_key.n);
-	buf_putc(&sum, '\0');
+	summary_of(&sum, v);
 
 	/* The question as it fits: message, each choice with its detail. */
 	fits = desktop_fits(v, &room);
@@ -568,6 +611,9 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		    arc_now_advancing());
 		buf_printf(&body, " \xc2\xb7 %s left", left);
 	}
+	/* its waiter gone (a script's, that may wait again): said */
+	if (c->question && v->waiting == 0)
+		buf_puts(&body, " \xc2\xb7 no one is waiting now");
 	buf_putc(&body, '\0');
 
 	sound = r->sound != NULL ? r->sound : c->question ?
@@ -625,6 +671,7 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	c->dismissed = false;
 	nt->gone_at = 0;
 	memcpy(c->shown_tag, c->tag, sizeof(c->tag));
+	c->shown_waiting = v->waiting;
 	c->shown_at = now_ms();
 	rc = 0;
 fail:
@@ -743,7 +790,8 @@ deliver(struct notifier *nt, struct cond *c)
 			(void)desktop_show(nt, c, r);
 			state_save(nt);
 			w = r->remind_ms > 0 ? r->remind_ms : INT64_MAX;
-		} else if (c->nid != 0 && strcmp(c->shown_tag, c->tag) != 0) {
+		} else if (c->nid != 0 && (strcmp(c->shown_tag, c->tag) != 0 ||
+		    c->shown_waiting != c->view.waiting)) {
 			(void)desktop_show(nt, c, r);	/* in place */
 			w = r->remind_ms > 0 ? r->remind_ms : INT64_MAX;
 		} else if (r->remind_ms > 0) {
@@ -835,6 +883,32 @@ take_back(struct notifier *nt, struct cond *c)
 
 /* ---- the follow stream ---- */
 
+/*
+ * A hand-over line (the agent took an answer, or did not): told on the
+ * desktop where the policy shows such a condition there.
+ */
+static void
+receipt(struct notifier *nt, const struct jval *line, const char *key)
+{
+	struct cond	 c;
+	struct view	 v;
+
+	memset(&c, 0, sizeof(c));
+	c.n = json_get(line, "notification");
+	c.i = json_get(line, "interaction");
+	if (c.n == NULL || c.n->type != J_OBJECT || c.i == NULL ||
+	    c.i->type != J_OBJECT)
+		return;
+	c.question = true;
+	describe(&c);
+	if (conf_match(&nt->conf, &c.subject, SINK_DESKTOP) != NULL &&
+	    view_from_json(&v, &c.arena, sv_str(key), c.n, c.i, NULL)) {
+		view_handover_json(&v, &c.arena, line);
+		desktop_receipt(nt, &v);
+	}
+	arena_free(&c.arena);
+}
+
 static void
 follow_line(struct notifier *nt, const char *line, size_t len)
 {
@@ -865,6 +939,10 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	if (i != NULL && i->type != J_OBJECT)
 		i = NULL;
 	status = str_of(&a, i, "status");
+	if (strcmp(change, "handover") == 0) {
+		receipt(nt, v, key);
+		goto done;
+	}
 	if (strcmp(change, "current") != 0 && strcmp(change, "opened") != 0 &&
 	    strcmp(change, "updated") != 0) {
 		/* answered, expired, resolved, dismissed, removed */
@@ -920,6 +998,8 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	}
 	c->has_view = view_from_json(&c->view, &c->arena, sv_str(c->key),
 	    c->n, c->question ? c->i : NULL, NULL);
+	if (c->has_view)
+		view_handover_json(&c->view, &c->arena, v);
 	describe(c);
 	if (!c->has_where)
 		c->has_where = tmux_where_of(json_get(c->n, "x-arc"),

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "arc.h"
 #include "arcrecord.h"
@@ -41,8 +42,20 @@ static int
 wait_for(const char *journal, const char *key, int64_t timeout)
 {
 	struct buf	 shown = { 0 }, record = { 0 };
-	int		 status = EXIT_SYSTEM;
-	enum settled	 s = settle_wait(journal, key, timeout, -1, &record);
+	struct stat	 sb;
+	char		 id[SETTLE_ID_MAX];
+	int		 status = EXIT_SYSTEM, reader = -1;
+	enum settled	 s;
+
+	/*
+	 * Whoever reads a pipe of ours may go away (an adapter killed): then
+	 * nobody is there to hand the answer to, and we stop waiting too,
+	 * within a second, so that the question shows nobody waits.
+	 */
+	if (fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
+	    S_ISSOCK(sb.st_mode)))
+		reader = STDOUT_FILENO;
+	s = settle_wait(journal, key, timeout, reader, &record, id);
 
 	switch (s) {
 	case SETTLED_ANSWERED:
@@ -51,6 +64,9 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 		write_stdout(&record);
 		flush_stdout();
 		status = s == SETTLED_ANSWERED ? 0 : EXIT_REJECTED;
+		/* Handed over: the producer has the answer (a receipt). */
+		if (s == SETTLED_ANSWERED && id[0] != '\0')
+			(void)settle_receipt(journal, key, id, NULL, true);
 		break;
 	case SETTLED_NO_JOURNAL:
 		warnx("%s: no question under this key (no journal yet)",

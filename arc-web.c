@@ -40,6 +40,7 @@
 #include "arcbind.h"
 #include "arcoffdevice.h"
 #include "arcview.h"
+#include "arcwaiter.h"
 
 #define BODY_MAX	(64 * 1024)	/* a larger request is refused */
 #define FIELD_MAX	(16 * 1024)
@@ -593,6 +594,9 @@ card_head(struct buf *b, const struct item *it, const char *now)
 		html_str(b, left);
 		buf_puts(b, " left</span>");
 	}
+	if (it->has_q && v->waiting == 0)
+		buf_puts(b, "<span class=\"nowait\">no one is waiting "
+		    "now</span>");
 	buf_puts(b, "<span class=\"who\">");
 	view_html(b, v->agent.p != NULL ? v->agent : v->agent_id);
 	if (v->project.p != NULL) {
@@ -957,6 +961,15 @@ said_what(struct buf *b, struct journal *j, struct arena *a,
 			view_html(b, v.choices[i].label);
 		}
 	buf_puts(b, "</span>");
+	/* and what became of it: the agent took it, or did not */
+	if (c->interaction.len > 0) {
+		view_handover(&v, a, &q, c->handover, -1);
+		if (v.handover.p != NULL) {
+			buf_puts(b, "; <span class=\"handover\">");
+			view_html(b, v.handover);
+			buf_puts(b, "</span>");
+		}
+	}
 done:
 	form_free(&f);
 }
@@ -1008,6 +1021,9 @@ page(const char *journal, const struct offdevice *off, const char *token,
 		/* the one view, within the off-device setting */
 		view_build(&v[n].v, &a, sv_str(c->key), &v[n].n, v[n].has_q ?
 		    &v[n].q : NULL, qs, off);
+		view_handover(&v[n].v, &a, v[n].has_q ? &v[n].q : NULL,
+		    c->handover, waiter_present(journal, sv_str(c->key)) ==
+		    WAITING_SOMEONE);
 		n++;
 	}
 	if ((order = reallocarray(NULL, n ? n : 1, sizeof(*order))) == NULL)

@@ -11,7 +11,7 @@
  * Layout, integers little-endian, written as a stream (its memory is a
  * megabyte, whatever the state's size):
  *
- *	"arc checkpoint 2\n"
+ *	"arc checkpoint 3\n"
  *	u64 dev, ino		the journal file
  *	u64 offset		bytes covered: the end of a record's line
  *	u64 first_seq		the journal header's seq
@@ -23,7 +23,7 @@
  *		str key, str notification_id,
  *		part notification, part interaction,
  *		u8 active, priority, qstatus, i64 changed,
- *		opt expires_at, opt dismissed, opt route
+ *		opt expires_at, opt dismissed, opt route, opt handover
  *	u64 count, then each event remembered: 16 bytes ident,
  *		16 bytes content hash, i64 seconds
  *	u32 CRC-32C of all before it
@@ -40,7 +40,7 @@
 #include "arcstate.h"
 #include "arccheckpoint.h"
 
-#define MAGIC		"arc checkpoint 2\n"
+#define MAGIC		"arc checkpoint 3\n"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
 #define LINE_MAX_LEN	(64 * 1024 * 1024)	/* a record's, as the journal */
 
@@ -139,6 +139,7 @@ put_condition(struct writing *w, const struct condition *c)
 	put_opt(b, c->expires_at);
 	put_opt(b, c->dismissed);
 	put_opt(b, c->route);
+	put_opt(b, c->handover);
 	flush_some(w, false);
 }
 
@@ -325,6 +326,7 @@ get_condition(struct reader *r, struct arena *a, struct stored *s,
 {
 	struct arc_instant	 t;
 	const char		*key, *id, *expires_at, *dismissed, *route;
+	const char		*handover;
 	unsigned		 active, priority, qstatus;
 
 	memset(s, 0, sizeof(*s));
@@ -339,6 +341,7 @@ get_condition(struct reader *r, struct arena *a, struct stored *s,
 	expires_at = get_opt(r, a, SIZE_MAX);
 	dismissed = get_opt(r, a, SIZE_MAX);
 	route = get_opt(r, a, SIZE_MAX);
+	handover = get_opt(r, a, SIZE_MAX);
 	if (!r->ok || key == NULL || key[0] == '\0' || active > 1 ||
 	    priority > P_CRITICAL || qstatus > Q_SUPERSEDED ||
 	    s->n.len == 0 || (qstatus == Q_NONE) != (s->q.len == 0) ||
@@ -359,6 +362,7 @@ get_condition(struct reader *r, struct arena *a, struct stored *s,
 	s->ix.expires_at = sv_str(expires_at);
 	s->dismissed = sv_str(dismissed);
 	s->route = sv_str(route);
+	s->handover = sv_str(handover);
 	return true;
 }
 

@@ -269,7 +269,9 @@ folder_watch(const char *path)
 /*
  * Reads the pending events; true when one concerns the journal itself (an
  * append, or a compaction renaming a new file over it), not a neighbour
- * (base NULL: when there was any).
+ * (base NULL: when there was any).  The reads are bounded: a folder that
+ * changes without pause (a trace written beside the journal) would
+ * otherwise keep us reading and never looking; past the bound, we look.
  */
 bool
 folder_watch_read(int fd, const char *base)
@@ -277,13 +279,21 @@ folder_watch_read(int fd, const char *base)
 	char	 ev[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
 	ssize_t	 n;
 	bool	 ours = false;
+	int	 reads = 0;
 
 	while ((n = read(fd, ev, sizeof(ev))) > 0) {
+		if (++reads > 4)
+			return true;
 		char *p = ev;
 		while (p < ev + n) {
 			const struct inotify_event *e = (const void *)p;
 			if (base == NULL ||
 			    (e->len > 0 && strcmp(e->name, base) == 0))
+				ours = true;
+			/* A waiter's mark (arcwaiter.h): one came or went. */
+			if (base != NULL && e->len > 0 &&
+			    strncmp(e->name, base, strlen(base)) == 0 &&
+			    strncmp(e->name + strlen(base), ".wait.", 6) == 0)
 				ours = true;
 			if (e->mask & IN_Q_OVERFLOW)
 				ours = true;

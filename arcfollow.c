@@ -7,7 +7,10 @@
  *    "interaction":{...}|null,"view":{...}|null}
  *
  * with change one of opened, updated, answered, expired, resolved,
- * dismissed, removed.  The records are the full forms arc-apply prints,
+ * dismissed, removed, handover (what became of an answer already
+ * reported: the agent took it, or did not).  A pending question's line
+ * says whether anyone waits for it ("waiting"), and a line of a
+ * condition with a hand-over record carries it ("handover", arc's own).  The records are the full forms arc-apply prints,
  * for programs (a mirror takes them whole, digest and nonce, to answer
  * through); the view (arcview.c) is what a person is shown of them, its
  * text made safe by the one rule, for whatever shows the stream: this
@@ -41,17 +44,20 @@
 #include "arcjournal.h"
 #include "arccmd.h"
 #include "arcwords.h"
+#include "arcrules.h"
 #include "arcview.h"
+#include "arcwaiter.h"
 #include "arcfollow.h"
 
 #define SAFETY_POLL_MS	5000	/* in case a wake-up is ever lost */
 #define NO_INOTIFY_MS	1000	/* without inotify, a plain poll */
 
 enum reported { CH_NONE, CH_CURRENT, CH_OPENED, CH_UPDATED, CH_ANSWERED,
-    CH_EXPIRED, CH_RESOLVED, CH_DISMISSED, CH_REMOVED };
+    CH_EXPIRED, CH_RESOLVED, CH_DISMISSED, CH_REMOVED, CH_HANDOVER };
 
 static const char *const change_names[] = { "none", "current", "opened",
-    "updated", "answered", "expired", "resolved", "dismissed", "removed" };
+    "updated", "answered", "expired", "resolved", "dismissed", "removed",
+    "handover" };
 
 /* What was last reported for one active condition. */
 struct seen {
@@ -63,6 +69,7 @@ struct seen {
 	uint64_t		 gen;	/* in which file */
 	uint64_t		 pass;	/* the last catch-up that saw it */
 	enum qstatus		 eff;	/* its question's status, by the clock */
+	enum waiting		 waiting;	/* a pending one's waiter */
 	char			 nhash[ARC_HEX_DIGEST], ihash[ARC_HEX_DIGEST];
 	/* During a pass: what to report, and the condition to report. */
 	enum reported		 change;
@@ -165,7 +172,11 @@ struct follower {
 	struct seen		**changed;	/* this pass, by key */
 	size_t			 nchanged, capchanged;
 	struct buf		 out, n, i, v;	/* v: the view */
+	struct buf		 h;	/* the line's waiting and handover */
 	uint64_t		 gen, pass, offset;
+	uint64_t		 before;	/* the offset of the pass before */
+	bool			 same_file;	/* as the pass before's */
+	struct waiting_set	 waiters;	/* the marks held, this pass */
 	dev_t			 dev;
 	ino_t			 ino;
 	bool			 opened;	/* a file has been read */
@@ -182,6 +193,32 @@ xstrdup(const char *s)
 	if ((p = strdup(s)) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	return p;
+}
+
+/*
+ * The line's own "waiting" and "handover", into f->h: for programs, as
+ * the view has them for people; no agent's name where the setting keeps
+ * the agent's.
+ */
+static void
+handover_line(struct follower *f, const struct view *v,
+    const struct condition *c, const struct rec *q)
+{
+	struct handover	 h;
+
+	f->h.len = 0;
+	if (v->waiting >= 0)
+		buf_printf(&f->h, ",\"waiting\":%s", v->waiting ? "true" :
+		    "false");
+	if (q == NULL || c->handover == NULL)
+		return;
+	rules_handover_of(&f->arena, c->handover, q->f[I_ID], &h);
+	if (h.what == NULL)
+		return;
+	buf_puts(&f->h, ",\"handover\":");
+	buf_puts(&f->h, rules_handover_json(&f->arena, h.what,
+	    sv_cstr_of(&f->arena, h.why), v->agent.p != NULL ? h.by :
+	    sv_str(NULL), q->f[I_ID]));
 }
 
 /*
@@ -202,7 +239,7 @@ render(struct follower *f, const struct condition *c, bool expired,
 	bool		 q_goes = true, has_q = c->interaction.len != 0;
 	bool		 parsed;
 
-	f->n.len = f->i.len = f->v.len = 0;
+	f->n.len = f->i.len = f->v.len = f->h.len = 0;
 	text = journal_text(&f->j, &f->arena, c, false);
 	if (has_q) {
 		(void)journal_rec(&f->j, &f->arena, c, true, &r);
@@ -214,7 +251,11 @@ render(struct follower *f, const struct condition *c, bool expired,
 		/* before the setting blanks the records: it applies it too */
 		view_build(&v, &f->arena, sv_str(c->key), &n, has_q ? &r :
 		    NULL, has_q ? qstatus_of(r.f[I_STATUS]) : Q_NONE, f->off);
+		view_handover(&v, &f->arena, has_q ? &r : NULL, c->handover,
+		    waiting_of(&f->waiters, sv_str(c->key)) ==
+		    WAITING_SOMEONE);
 		view_json(&f->v, &v, f->now);
+		handover_line(f, &v, c, has_q ? &r : NULL);
 	} else if (view)
 		buf_puts(&f->v, "null");
 	if (f->off != NULL && parsed) {
@@ -329,6 +370,22 @@ note_deadline(struct follower *f, const struct condition *c)
 		f->deadline = c->expires_at;
 }
 
+/* A condition reported for the first time, with what to report. */
+static struct seen *
+seen_new(struct follower *f, const struct condition *c, enum reported ch)
+{
+	struct seen *e;
+
+	if ((e = calloc(1, sizeof(*e))) == NULL ||
+	    (e->key = malloc(c->keylen + 1)) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	memcpy(e->key, c->key, c->keylen + 1);
+	e->keylen = c->keylen;
+	seen_add(&f->seen, e);
+	e->change = ch;
+	return e;
+}
+
 static void
 visit(const struct condition *c, void *arg)
 {
@@ -338,21 +395,33 @@ visit(const struct condition *c, void *arg)
 
 	arena_reset(&f->arena);
 	e = seen_find(&f->seen, c->key, c->keylen);
-	if (e == NULL && !c->active)
-		return;	/* never reported, nothing to report */
+	if (e == NULL && !c->active) {
+		/*
+		 * Settled and reported before: news only if a hand-over
+		 * record came since the last pass (in this same file).
+		 */
+		if (c->handover == NULL || f->pass == 1 || !f->same_file ||
+		    c->notification.off < f->before)
+			return;
+		e = seen_new(f, c, CH_HANDOVER);
+		e->pass = f->pass;
+		e->c = c;
+		e->gone = true;
+		return;
+	}
 	eff = condition_qstatus(c, f->now);
 	if (c->active && eff == Q_PENDING)
 		note_deadline(f, c);
-	if (e == NULL) {
-		if ((e = calloc(1, sizeof(*e))) == NULL ||
-		    (e->key = malloc(c->keylen + 1)) == NULL)
-			err(EXIT_SYSTEM, "calloc");
-		memcpy(e->key, c->key, c->keylen + 1);
-		e->keylen = c->keylen;
-		seen_add(&f->seen, e);
-		e->change = f->pass == 1 ? CH_CURRENT : CH_OPENED;
-	}
+	if (e == NULL)
+		e = seen_new(f, c, f->pass == 1 ? CH_CURRENT : CH_OPENED);
 	e->change = classify(f, e, c, eff);
+	if (c->active && eff == Q_PENDING) {
+		/* A waiter come or gone changes what is shown, not a record. */
+		enum waiting w = waiting_of(&f->waiters, sv_str(c->key));
+		if (w != e->waiting && e->change == CH_NONE)
+			e->change = CH_UPDATED;
+		e->waiting = w;
+	}
 	e->pass = f->pass;
 	e->c = c;
 	e->gone = !c->active;	/* settled: reported once, then forgotten */
@@ -418,6 +487,7 @@ report(struct follower *f)
 			buf_put(&f->out, f->i.p, f->i.len);
 			buf_puts(&f->out, ",\"view\":");
 			buf_put(&f->out, f->v.p, f->v.len);
+			buf_put(&f->out, f->h.p, f->h.len);
 		} else {
 			buf_puts(&f->out, ",\"notification\":null,"
 			    "\"interaction\":null,\"view\":null");
@@ -445,6 +515,8 @@ catch_up(struct follower *f)
 	const struct condition	*c;
 	size_t			 at;
 
+	uint64_t		 gen = f->gen;
+
 	if (!journal_lock(&f->j, false))
 		return false;
 	if (f->j.fd != -1 && !f->j.missing && (!f->opened ||
@@ -455,8 +527,11 @@ catch_up(struct follower *f)
 		f->ino = f->j.ino;
 		f->opened = true;
 	}
+	f->same_file = f->gen == gen;
+	f->before = f->offset;
 	f->offset = f->j.offset;
 	f->pass++;
+	waiting_look(&f->waiters, f->j.path);
 	f->deadline = NULL;
 	strlcpy(f->now, arc_now_advancing(), sizeof(f->now));
 	for (c = state_first(f->j.st, &at); c != NULL;
@@ -568,6 +643,8 @@ status_follow(const char *journal, const struct offdevice *off)
 	buf_free(&f.n);
 	buf_free(&f.i);
 	buf_free(&f.v);
+	buf_free(&f.h);
+	waiting_free(&f.waiters);
 	arena_free(&f.arena);
 	journal_close(&f.j);
 	return status;

@@ -496,10 +496,12 @@ hook_project(struct arena *a, const char *cwd)
 /* ---- the events, as arc-emit builds them (arcevent.h) ---- */
 
 static void
-head(struct buf *b, const struct hook_who *w, const char *type, bool *first)
+head(struct buf *b, const struct hook_who *w, const char *type,
+    const char *event_id, bool *first)
 {
 	const struct event_head	 h = {
-		.type = type, .sender_id = w->client, .sender_name = w->name,
+		.type = type, .event_id = event_id,
+		.sender_id = w->client, .sender_name = w->name,
 		.session_id = w->session, .project = w->project, .cwd = w->cwd,
 		.turn_id = w->turn,
 	};
@@ -519,12 +521,12 @@ tail(struct buf *b, const struct hook_who *w)
 
 void
 hook_event(struct buf *b, const struct hook_who *w, const struct hook_req *r,
-    const char *expires)
+    const char *expires, const char *event_id)
 {
 	char	 text_max[24];
 	bool	 first;
 
-	head(b, w, "request.created", &first);
+	head(b, w, "request.created", event_id, &first);
 	event_member(b, &first, "key", r->key);
 	event_member(b, &first, "kind", r->kind);
 	event_member(b, &first, "title", r->title);
@@ -548,7 +550,7 @@ hook_resolved(struct buf *b, const struct hook_who *w, const char *key,
 {
 	bool	 first;
 
-	head(b, w, "request.resolved", &first);
+	head(b, w, "request.resolved", NULL, &first);
 	event_member(b, &first, "key", key);
 	event_member(b, &first, "outcome", outcome);
 	tail(b, w);

@@ -94,9 +94,13 @@ const char	*hook_project(struct arena *, const char *cwd);
 bool		 hook_no_duplicates(const struct jval *);
 
 /* ---- the events ---- */
-/* The request.created event of r; expires: a question's deadline. */
+/*
+ * The request.created event of r; expires: a question's deadline;
+ * event_id: its id (NULL: a new one).
+ */
 void		 hook_event(struct buf *, const struct hook_who *,
-		    const struct hook_req *, const char *expires);
+		    const struct hook_req *, const char *expires,
+		    const char *event_id);
 /* The request.resolved event closing key with outcome. */
 void		 hook_resolved(struct buf *, const struct hook_who *,
 		    const char *key, const char *outcome);

@@ -36,6 +36,8 @@
 #include "arclog.h"
 #include "arccheckpoint.h"
 #include "arcarchive.h"
+#include "arcrules.h"
+#include "arcwaiter.h"
 #include "arcjournal.h"
 
 #define RECORD_MAX	(64 * 1024 * 1024)	/* longest record accepted */
@@ -416,6 +418,8 @@ journal_close(struct journal *j)
 	arena_free(&j->record_arena);
 	buf_free(&j->batch);
 	buf_free(&j->scratch);
+	bell_close(&j->bell);
+	j->bell_tried = false;
 	free(j->path);
 	j->path = NULL;
 }
@@ -1053,9 +1057,96 @@ static bool	compact_locked(struct journal *, const char *now);
  * compacted (renamed over) while we waited is reopened and replayed; a
  * version-1 journal is upgraded by the first writer that takes it.
  */
+/* ---- questions nobody waits for any more (arcwaiter.h) ---- */
+
+#define UNWAITED_MAX	64	/* a look's; the next look takes the rest */
+
+/* Whether the condition's hand-over already says what became of q. */
+static bool
+handed_over(struct arena *a, const struct condition *c, struct sv q)
+{
+	struct jparse_error	 e;
+	const struct jval	*h;
+
+	return c->handover != NULL && (h = json_parse(a, c->handover,
+	    strlen(c->handover), &e)) != NULL &&
+	    sv_same(sv_json(json_get(h, "question")), q);
+}
+
+/*
+ * Under LOCK_EX: for each waiter gone, its question withdrawn if it is
+ * still pending, or, answered and never handed over, said so.
+ */
+static void
+withdraw_unwaited(struct journal *j, struct arena *a, struct unwaited *u,
+    size_t n)
+{
+	const char	*now = arc_now(), *at = journal_clock(j, now);
+	struct current	 cur;
+	struct change	 ch;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		memset(&cur, 0, sizeof(cur));
+		if ((cur.c = state_find(j->st, u[i].key)) == NULL ||
+		    cur.c->interaction.len == 0)
+			continue;
+		cur.has_n = journal_rec(j, a, cur.c, false, &cur.n) != NULL;
+		cur.has_q = journal_rec(j, a, cur.c, true, &cur.q) != NULL;
+		if (rules_withdraw(&cur, now, at, u[i].question, u[i].held,
+		    rules_handover_json(a, "withdrawn", "no_waiter", u[i].by,
+		    cur.q.f[I_ID]), &ch) ||
+		    (u[i].question.p != NULL &&
+		    !handed_over(a, cur.c, u[i].question) &&
+		    rules_handover(&cur, u[i].question, rules_handover_json(a,
+		    "not_taken", "stopped_waiting", u[i].by, u[i].question),
+		    &ch)))
+			journal_record(j, at, &ch);
+	}
+}
+
+/*
+ * Any arc command that takes the journal looks first for waiters gone:
+ * the one who notices withdraws.  A reader that may write opens the
+ * journal to write for it; one that may not leaves it to the next.
+ */
+static void
+sweep_unwaited(struct journal *j)
+{
+	struct unwaited	 u[UNWAITED_MAX];
+	struct journal	 w;
+	struct arena	 a = { 0 };
+	size_t		 n;
+
+	if (j->past || j->salvage || j->missing ||
+	    !waiter_any_gone(j->path))
+		return;
+	if (!j->writable) {
+		if (access(j->path, W_OK) == 0 &&
+		    journal_open(&w, j->path, true) && journal_lock(&w, true))
+			journal_unlock(&w);
+		journal_close(&w);
+		return;
+	}
+	j->sweeping = true;
+	if (journal_lock(j, true)) {
+		n = waiter_gone(j->path, &a, u, UNWAITED_MAX);
+		withdraw_unwaited(j, &a, u, n);
+		if (journal_append(j))
+			waiter_forget(u, n);
+		else
+			waiter_keep(u, n);
+		journal_unlock(j);
+	}
+	j->sweeping = false;
+	arena_free(&a);
+}
+
 bool
 journal_lock(struct journal *j, bool exclusive)
 {
+	if (!j->sweeping)
+		sweep_unwaited(j);
 	for (;;) {
 		if (j->missing) {
 			if (!open_file(j))
@@ -1145,19 +1236,43 @@ journal_record(struct journal *j, const char *at, const struct change *ch)
 		    "read back");
 }
 
-void
-journal_forget(struct journal *j)
-{
-	j->batch.len = 0;
-}
-
 /*
  * Appends the batch and syncs it: only then may a result be printed.  On
  * failure the file is cut back to where it was, and nothing is reported
  * as stored (the command then exits: its state holds the batch).
  */
+static bool	append(struct journal *, bool sync);
+
+/* What is durable now is worth a look: every waiter looks again. */
+static void
+journal_ring(struct journal *j)
+{
+	if (!j->bell_tried) {
+		j->bell_tried = true;
+		(void)bell_open(&j->bell, j->path);
+	}
+	bell_ring(&j->bell);
+}
+
 bool
 journal_append(struct journal *j)
+{
+	return append(j, true);
+}
+
+/*
+ * A record nobody is told of and that may be lost (a receipt): written,
+ * not synced, so that the agent waits for no sync.  The next writer
+ * syncs it before it acts (arc-journal(5), Durability).
+ */
+bool
+journal_append_unsynced(struct journal *j)
+{
+	return append(j, false);
+}
+
+static bool
+append(struct journal *j, bool sync)
 {
 	struct buf	 h = { 0 };
 	uint64_t	 start = j->offset;
@@ -1175,15 +1290,17 @@ journal_append(struct journal *j)
 	if (lseek(j->fd, (off_t)start, SEEK_SET) == -1 ||
 	    !write_all(j->fd, h.p, h.len) ||
 	    !write_all(j->fd, j->batch.p, j->batch.len) ||
-	    fdatasync(j->fd) == -1)
+	    (sync && fdatasync(j->fd) == -1))
 		goto fail;
 	last = memrchr(j->batch.p, '\n', j->batch.len - 1);
 	j->last_start = start + h.len + (last != NULL ?
 	    (uint64_t)(last - j->batch.p) + 1 : 0);
 	j->offset = start + h.len + j->batch.len;
-	j->durable = j->seq;
+	if (sync)
+		j->durable = j->seq;
 	j->batch.len = 0;
 	buf_free(&h);
+	journal_ring(j);
 	return true;
 fail:
 	saved = errno;
@@ -1531,6 +1648,7 @@ compact_locked(struct journal *j, const char *now)
 		goto fail;
 	}
 	ok = sync_parent(j->path);
+	journal_ring(j);	/* waiters reopen the new file */
 	remove_checkpoint(j);
 	nospace_scan(j, true);	/* it fits now: no mark stands */
 	/*

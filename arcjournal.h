@@ -26,6 +26,7 @@
 #include "arc.h"
 #include "arcrecord.h"
 #include "arcstate.h"
+#include "arcbell.h"
 
 struct journal {
 	char		*path;
@@ -67,6 +68,10 @@ struct journal {
 	uint64_t	 nospace_at;
 	bool		 nospace_known;	/* looked for its mark beside us */
 	int		 compact_errno;	/* why the last one failed */
+	/* The bell rung after each sync (arcbell.h), opened at the first. */
+	struct bell	 bell;
+	bool		 bell_tried;
+	bool		 sweeping;	/* withdrawing questions nobody waits for */
 };
 
 char	*journal_default_path(const char *);
@@ -93,8 +98,8 @@ void	 journal_record(struct journal *, const char *at,
 	    const struct change *);
 /* Stores the batch and syncs it: only then may a result be printed. */
 bool	 journal_append(struct journal *);
-/* Forgets a batch that will not be stored (a rejected whole). */
-void	 journal_forget(struct journal *);
+/* The same without the sync, for a record that may be lost (a receipt). */
+bool	 journal_append_unsynced(struct journal *);
 /*
  * The one checked reader of a stored record: a condition's notification
  * or question as text in the arena, or NULL when it has none; a record a

@@ -273,7 +273,7 @@ index_read(struct jcursor *cur, struct record_index *ix)
 
 enum part { PART_OTHER, PART_HEADER, PART_SEQ, PART_AT, PART_SINCE,
     PART_EVENT, PART_INDEX, PART_NOTIFICATION, PART_INTERACTION, PART_SEEN,
-    PART_DISMISSED, PART_ROUTE };
+    PART_DISMISSED, PART_ROUTE, PART_HANDOVER };
 
 static enum part
 part_named(const char *name, size_t len)
@@ -286,6 +286,7 @@ part_named(const char *name, size_t len)
 	case 5:		return IS("event") ? PART_EVENT : IS("index") ?
 			    PART_INDEX : IS("since") ? PART_SINCE :
 			    IS("route") ? PART_ROUTE : PART_OTHER;
+	case 8:		return IS("handover") ? PART_HANDOVER : PART_OTHER;
 	case 9:		return IS("dismissed") ? PART_DISMISSED : PART_OTHER;
 	case 11:	return IS("interaction") ? PART_INTERACTION :
 			    IS("arc_journal") ? PART_HEADER : PART_OTHER;
@@ -426,6 +427,14 @@ log_decode(struct arena *a, const char *line, size_t len, uint64_t offset,
 			ok = json_cursor_string(&cur, &r->put.route.p,
 			    &r->put.route.n);
 			break;
+		case PART_HANDOVER: {
+			const struct jval *h = json_cursor_value(&cur);
+			if ((ok = h != NULL && h->type == J_OBJECT)) {
+				r->put.handover.p = h->raw;
+				r->put.handover.n = h->rawlen;
+			}
+			break;
+		}
 		case PART_HEADER:
 			r->header = true;
 			/* FALLTHROUGH */
@@ -557,6 +566,10 @@ log_encode(struct buf *out, struct buf *scratch, uint64_t seq,
 		buf_puts(out, ",\"route\":");
 		buf_json_cstr(out, ch->route);
 	}
+	if (ch->has_n && ch->handover != NULL) {
+		buf_puts(out, ",\"handover\":");
+		buf_puts(out, ch->handover);
+	}
 	log_seal(out, record);
 }
 
@@ -604,6 +617,10 @@ log_encode_kept(struct buf *out, uint64_t seq, uint64_t durable,
 	if (c->route != NULL) {
 		buf_puts(out, ",\"route\":");
 		buf_json_cstr(out, c->route);
+	}
+	if (c->handover != NULL) {
+		buf_puts(out, ",\"handover\":");
+		buf_puts(out, c->handover);
 	}
 	log_seal(out, start);
 }

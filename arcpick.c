@@ -29,6 +29,7 @@
 #include "arcbind.h"
 #include "arctmux.h"
 #include "arcview.h"
+#include "arcwaiter.h"
 #include "arcpick.h"
 
 struct person {
@@ -249,6 +250,8 @@ collect(const struct condition *c, void *arg)
 		return;
 	view_build(&i->v, it->arena, sv_str(c->key), &i->n, &i->q, Q_PENDING,
 	    NULL);
+	view_handover(&i->v, it->arena, &i->q, c->handover,
+	    waiter_present(it->j->path, sv_str(c->key)) == WAITING_SOMEONE);
 	it->n++;
 }
 
@@ -312,6 +315,8 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	buf_puts(&l, " - key ");
 	buf_put(&l, v->shown_key.p, v->shown_key.n);
 	buf_printf(&l, " - tag %s", v->tag);
+	if (v->waiting == 0)
+		buf_puts(&l, " - no one is waiting now");
 	if (v->has_where)
 		buf_puts(&l, " - j jumps there");
 	entry_line(out, &l, cols);
@@ -520,6 +525,10 @@ show_question(struct person *p, const char *key, const struct rec *q,
 	    false)) == NULL || !rec_parse(&p->arena, nt, false, &n))
 		memset(&n, 0, sizeof(n));
 	view_build(&v, &p->arena, sv_str(key), &n, q, Q_PENDING, NULL);
+	if (c != NULL)
+		view_handover(&v, &p->arena, q, c->handover,
+		    waiter_present(p->j->path, sv_str(key)) ==
+		    WAITING_SOMEONE);
 	if (c != NULL) {
 		buf_printf(&b, "[%s] ", priority_name(c->priority));
 		who = v.agent.p != NULL ? v.agent : v.agent_id;
@@ -530,7 +539,10 @@ show_question(struct person *p, const char *key, const struct rec *q,
 		}
 		buf_puts(&b, " - key ");
 		buf_put(&b, v.shown_key.p, v.shown_key.n);
-		buf_printf(&b, " - tag %s\n", v.tag);
+		buf_printf(&b, " - tag %s", v.tag);
+		if (v.waiting == 0)
+			buf_puts(&b, " - no one is waiting now");
+		buf_putc(&b, '\n');
 	}
 	buf_puts(&b, "\033[1m");
 	buf_put(&b, v.title.p, v.title.n);

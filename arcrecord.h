@@ -93,6 +93,12 @@ struct change {
 	struct sv	 superseded;	/* the id of a question it replaced */
 	const char	*dismissed;	/* by whom, for a person's dismissal */
 	const char	*route;	/* a mirror's: its host's route ("" none) */
+	/*
+	 * What became of the question's hand-over, as a JSON object (arc's
+	 * own, not the contract's; arc-journal(5)): the receipt of the agent
+	 * that took the answer, or why it was withdrawn.  NULL: nothing.
+	 */
+	const char	*handover;
 	/* The event that made it (ident NULL: the consumer made it). */
 	const char	*ident, *hash;	/* 32 hex digits each */
 	struct sv	 sender, event_id, type;

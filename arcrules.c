@@ -619,8 +619,13 @@ answer(struct arena *a, const struct event *ev, const struct condition *c,
 		return;
 	}
 	if (!sv_eq(q->f[I_STATUS], "pending")) {
+		struct handover h;
+		rules_handover_of(a, c->handover, q->f[I_ID], &h);
 		reject(res, ARC_NOT_OPEN, "/request/key",
-		    sv_cstr(a, q->f[I_STATUS]), "the question is not open");
+		    sv_cstr(a, q->f[I_STATUS]), h.what != NULL &&
+		    strcmp(h.what, "withdrawn") == 0 ? "the question is not "
+		    "open: no one waits for it any more" :
+		    "the question is not open");
 		return;
 	}
 	if (!sv_same(digest, q->f[I_DIGEST])) {
@@ -791,6 +796,95 @@ rules_expire(const struct current *cur, const char *clock, const char *now,
 	    cur->c->qstatus != Q_PENDING || !settle_expiry(&q, clock, now))
 		return false;
 	change_question(ch, &q);
+	return true;
+}
+
+bool
+rules_withdraw(const struct current *cur, const char *clock, const char *now,
+    struct sv question_id, struct sv opened_by, const char *handover,
+    struct change *ch)
+{
+	struct rec	 n = cur->n, q = cur->q;
+
+	memset(ch, 0, sizeof(*ch));
+	if (cur->c == NULL || !cur->has_n || !cur->has_q ||
+	    condition_qstatus(cur->c, clock) != Q_PENDING ||
+	    !sv_eq(q.f[I_STATUS], "pending"))
+		return false;
+	if (question_id.p != NULL ? !sv_same(q.f[I_ID], question_id) :
+	    !sv_same(n.f[N_EVENT_ID], opened_by))
+		return false;
+	n.f[N_STATUS] = sv_str("resolved");
+	n.f[N_OUTCOME] = sv_str("cancelled");
+	n.f[N_RESOLVED_AT] = sv_str(now);
+	n.f[N_UPDATED_AT] = sv_str(now);
+	q.f[I_STATUS] = sv_str("cancelled");
+	q.f[I_UPDATED_AT] = sv_str(now);
+	ch->n = n;
+	ch->has_n = true;
+	change_question(ch, &q);
+	ch->handover = handover;
+	return true;
+}
+
+void
+rules_handover_of(struct arena *a, const char *handover, struct sv q,
+    struct handover *h)
+{
+	static const char	*whats[] = { "taken", "not_taken", "withdrawn" };
+	struct jparse_error	 e;
+	const struct jval	*r;
+	size_t			 i;
+
+	memset(h, 0, sizeof(*h));
+	if (handover == NULL || q.p == NULL ||
+	    (r = json_parse(a, handover, strlen(handover), &e)) == NULL ||
+	    !sv_same(sv_json(json_get(r, "question")), q))
+		return;
+	for (i = 0; i < sizeof(whats) / sizeof(whats[0]); i++)
+		if ((h->why = sv_json(json_get(r, whats[i]))).p != NULL) {
+			h->what = whats[i];
+			h->by = sv_json(json_get(r, "by"));
+			return;
+		}
+}
+
+const char *
+rules_handover_json(struct arena *a, const char *what, const char *why,
+    struct sv by, struct sv question)
+{
+	struct buf	 b = { 0 };
+	char		*s;
+
+	buf_putc(&b, '{');
+	buf_json_cstr(&b, what);
+	buf_putc(&b, ':');
+	buf_json_cstr(&b, why);
+	if (by.p != NULL) {
+		buf_puts(&b, ",\"by\":");
+		buf_json_str(&b, by.p, by.n);
+	}
+	buf_puts(&b, ",\"question\":");
+	buf_json_str(&b, question.p, question.n);
+	buf_putc(&b, '}');
+	s = arena_alloc(a, b.len + 1);
+	memcpy(s, b.p, b.len + 1);
+	buf_free(&b);
+	return s;
+}
+
+bool
+rules_handover(const struct current *cur, struct sv question_id,
+    const char *handover, struct change *ch)
+{
+	memset(ch, 0, sizeof(*ch));
+	if (cur->c == NULL || !cur->has_n || !cur->has_q ||
+	    !sv_eq(cur->q.f[I_STATUS], "answered") ||
+	    !sv_same(cur->q.f[I_ID], question_id))
+		return false;
+	ch->n = cur->n;
+	ch->has_n = true;
+	ch->handover = handover;
 	return true;
 }
 

@@ -43,6 +43,40 @@ void		 rules_apply(struct state *, struct arena *, const struct jval *,
 /* The question under cur expired by clock: true with the change. */
 bool		 rules_expire(const struct current *, const char *clock,
 		    const char *now, struct change *);
+/*
+ * A question whose waiter is gone (arcwaiter.h), withdrawn by the
+ * consumer: the notice resolved (cancelled), the question cancelled, and
+ * handover (a JSON object) saying why.  Only while it is pending and is
+ * the one the waiter opened: question_id its id, else (not yet known to
+ * the waiter) opened_by the event_id that opened it.  true: the change.
+ */
+bool		 rules_withdraw(const struct current *, const char *clock,
+		    const char *now, struct sv question_id, struct sv opened_by,
+		    const char *handover, struct change *);
+/*
+ * What became of an answered question's hand-over (handover: a receipt,
+ * or why none came), recorded by the consumer on the notice's record.
+ * Only while question_id is the answered question under the key.
+ */
+bool		 rules_handover(const struct current *, struct sv question_id,
+		    const char *handover, struct change *);
+/*
+ * A hand-over's record, in the arena: {"WHAT":WHY,"by":BY,"question":ID}
+ * (by null: left out); arc-journal(5) lists them.
+ */
+const char	*rules_handover_json(struct arena *, const char *what,
+		    const char *why, struct sv by, struct sv question);
+/*
+ * What a condition's hand-over record (its JSON text, or NULL) says of
+ * question q (id): which
+ * (NULL: nothing of q), who, and when (taken) or why.
+ */
+struct handover {
+	const char	*what;	/* "taken", "not_taken", "withdrawn", NULL */
+	struct sv	 by, why;	/* why: a taken's time, else its reason */
+};
+void		 rules_handover_of(struct arena *, const char *handover,
+		    struct sv q, struct handover *);
 /* A person's dismissal of a notice or a settled question (a resolution). */
 enum dismissal { DISMISS_OK, DISMISS_NOT_FOUND, DISMISS_NOT_ACTIVE,
     DISMISS_PENDING };

@@ -1,15 +1,18 @@
 /*
  * Waiting until the question under a key is settled: arc-wait's loop,
  * shared with arc-hook, which waits in-process.  Each look takes a shared
- * lock; in between, a sleep on the journal's folder until it changes, the
- * question's deadline comes, or the timeout.  A question past its deadline
- * is marked expired in the journal, as judged by the one judge.
+ * lock; in between, a sleep on the journal's bell (arcbell.h) until a
+ * writer rings it, the question's deadline comes, or the timeout.  Where
+ * the bell cannot be had (a folder we may not write), a sleep on the
+ * folder's changes instead.  A question past its deadline is marked
+ * expired in the journal, as judged by the one judge.
  */
 #include <libgen.h>
 #include <err.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -18,6 +21,8 @@
 #include "arcstate.h"
 #include "arcrules.h"
 #include "arcjournal.h"
+#include "arcbell.h"
+#include "arcwaiter.h"
 #include "arccmd.h"
 #include "arcsettle.h"
 
@@ -55,6 +60,16 @@ keep_record(struct buf *record, struct arena *a, const char *text)
 	record_write_full(record, a, text, true);
 }
 
+/* Whether stop's reader went away (a signal closed it). */
+static bool
+stop_gone(int stop)
+{
+	struct pollfd	 pfd = { .fd = stop, .events = 0 };
+
+	return stop != -1 && poll(&pfd, 1, 0) == 1 &&
+	    (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0;
+}
+
 /* How long to sleep before the next look (ms); -1: the timeout passed. */
 static int64_t
 nap(const struct question *qn, struct arena *a, const char *now,
@@ -81,20 +96,37 @@ nap(const struct question *qn, struct arena *a, const char *now,
 	return wait_ms < 10 ? 10 : wait_ms;
 }
 
+static void
+keep_id(char id[SETTLE_ID_MAX], const struct question *qn)
+{
+	struct sv v = qn->q.f[I_ID];
+
+	id[0] = '\0';
+	if (v.p != NULL && v.n < SETTLE_ID_MAX) {
+		memcpy(id, v.p, v.n);
+		id[v.n] = '\0';
+	}
+}
+
 enum settled
 settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
-    struct buf *record)
+    struct buf *record, char id[SETTLE_ID_MAX])
 {
+	struct waiter	 mark = { .fd = -1 };
 	struct journal	 j;
 	struct question	 qn;
 	struct arena	 arena = { 0 }, marking = { 0 };
 	struct stat	 sb;
+	struct bell	 bell = { 0 };
 	char		*path, *base = NULL, *copy;
 	int64_t		 give_up = -1, wait_ms;
+	uint32_t	 rung = 0;
 	int		 fd = -1;
 	enum settled	 status;
-	bool		 watched = false, looked_again = false, done = false;
+	bool		 watched = false, belled = false, looked_again = false,
+			 done = false;
 
+	id[0] = '\0';
 	if (timeout >= 0)
 		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
 		    INT64_MAX / 2;
@@ -116,6 +148,8 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 		const char *now;
 
 		arena_reset(&arena);
+		if (belled)
+			rung = bell_listen(&bell);
 		if (!journal_lock(&j, false))
 			break;
 		journal_unlock(&j);
@@ -155,29 +189,45 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 		}
 		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
 			keep_record(record, &arena, qn.text);
+			if (watched)	/* it waited: the answer is its own */
+				keep_id(id, &qn);
 			status = sv_is(qn.q.f[I_STATUS], "answered") ?
 			    SETTLED_ANSWERED : SETTLED_OTHER;
 			break;
 		}
 		/*
-		 * Pending: watch the journal (only now: a question already
-		 * settled costs no inotify instance, whose release is slow),
-		 * look once more, then sleep until it changes or a deadline.
+		 * Pending: listen for the bell (else watch the folder: only
+		 * then, since an inotify instance is slow to release), look
+		 * once more, then sleep until it rings or a deadline.
 		 */
 		if (!watched) {
 			watched = true;
-			fd = folder_watch(path);
+			if (access(path, W_OK) == 0)	/* else a reader's */
+				(void)waiter_hold(&mark, path, key, NULL,
+				    NULL);
+			if (!(belled = bell_open(&bell, path)))
+				fd = folder_watch(path);
 			continue;
 		}
-		if ((wait_ms = nap(&qn, &arena, now, give_up, fd != -1)) < 0) {
+		if ((wait_ms = nap(&qn, &arena, now, give_up,
+		    belled || fd != -1)) < 0) {
 			status = SETTLED_TIMEOUT;
 			break;
 		}
-		if (!folder_sleep(fd, base, wait_ms + 1, stop)) {
+		if (belled) {
+			if (!stop_gone(stop))
+				(void)bell_sleep(&bell, rung, wait_ms + 1);
+			if (stop_gone(stop)) {
+				status = SETTLED_STOPPED;
+				break;
+			}
+		} else if (!folder_sleep(fd, base, wait_ms + 1, stop)) {
 			status = SETTLED_STOPPED;
 			break;
 		}
 	}
+	bell_close(&bell);
+	waiter_release(&mark);
 	if (fd != -1)
 		(void)close(fd);
 	free(path);
@@ -186,4 +236,36 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 	arena_free(&marking);
 	journal_close(&j);
 	return status;
+}
+
+bool
+settle_receipt(const char *journal, const char *key, const char *id,
+    const char *by, bool taken)
+{
+	struct applier	 ap;
+	struct current	 cur;
+	struct change	 ch;
+	struct sv	 who;
+	const char	*now, *at;
+	bool		 ok = false;
+
+	if (!applier_open(&ap, journal) || !journal_lock(&ap.j, true)) {
+		applier_close(&ap);
+		return false;
+	}
+	now = arc_now();
+	at = journal_clock(&ap.j, now);
+	current_of(&ap.j, &ap.arena, sv_str(key), &cur);
+	who = by != NULL ? sv_str(by) : !cur.has_n ? sv_str(NULL) :
+	    cur.n.f[N_AGENT_NAME].p != NULL ? cur.n.f[N_AGENT_NAME] :
+	    cur.n.f[N_AGENT];
+	if (rules_handover(&cur, sv_str(id), rules_handover_json(&ap.arena,
+	    taken ? "taken" : "not_taken", taken ? at : "stopped_waiting",
+	    who, sv_str(id)), &ch)) {
+		journal_record(&ap.j, at, &ch);
+		ok = journal_append_unsynced(&ap.j);
+	}
+	journal_unlock(&ap.j);
+	applier_close(&ap);
+	return ok;
 }

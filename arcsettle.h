@@ -18,13 +18,28 @@ enum settled {
 	SETTLED_FAILED		/* the journal failed; it said why */
 };
 
+#define SETTLE_ID_MAX	64	/* an interaction id's bytes, and its NUL */
+
 /*
  * Blocks until the current question under key is settled or timeout ms
  * pass (-1: never).  stop: the write end of a pipe whose read end, once
  * closed (by a signal handler), ends the wait; -1: none.  *record gets
- * the interaction record as arc-wait prints it, without a newline.
+ * the interaction record as arc-wait prints it, without a newline, and
+ * id the question's id when this call waited for it to be settled (its
+ * answer is this waiter's to hand over), else "".
+ * While it waits, it holds the key's waiter mark (arcwaiter.h).
  */
 enum settled	settle_wait(const char *journal_option, const char *key,
-		    int64_t timeout, int stop, struct buf *record);
+		    int64_t timeout, int stop, struct buf *record,
+		    char id[SETTLE_ID_MAX]);
+/*
+ * The receipt: the answer to question id under key was handed over to
+ * by (NULL: the question's sender, by name) at this instant; or, taken
+ * false, could not be (its reader had gone).  Recorded without a sync
+ * (it may be lost, never the answer); false: not recorded (the question
+ * is no longer that answered one, or the journal failed).
+ */
+bool		settle_receipt(const char *journal_option, const char *key,
+		    const char *id, const char *by, bool taken);
 
 #endif /* ARCSETTLE_H */

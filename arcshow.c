@@ -22,6 +22,7 @@
 #include "arcbind.h"
 #include "arcview.h"
 #include "arcdelivery.h"
+#include "arcwaiter.h"
 #include "arcshow.h"
 
 /* A condition's records, parsed. */
@@ -56,6 +57,20 @@ print_records(struct buf *b, struct arena *a, const struct cview *v)
 	record_write_full(b, a, v->ntext, false);
 	buf_puts(b, ",\"interaction\":");
 	record_write_full(b, a, v->qtext, true);
+	/* arc's own: what became of the hand-over (arc-journal(5)) */
+	buf_puts(b, ",\"handover\":");
+	buf_puts(b, v->c->handover != NULL ? v->c->handover : "null");
+}
+
+/* For a pending question: whether anyone waits for its answer now. */
+static void
+waiting_words(struct buf *b, const char *journal, const struct cview *v)
+{
+	if (v->qs != Q_PENDING)
+		return;
+	buf_puts(b, waiter_present(journal, sv_str(v->c->key)) ==
+	    WAITING_SOMEONE ? "; the agent waits for it" :
+	    "; no one is waiting now");
 }
 
 /* The view's choice whose id is given, or NULL. */
@@ -177,7 +192,7 @@ show_field(struct buf *b, const char *label, struct sv v)
 
 static void
 show_plain(struct buf *b, struct arena *a, const struct cview *v,
-    const char *now)
+    const char *journal, const char *now)
 {
 	const struct rec *n = &v->n, *q = &v->q;
 	struct view	  w;
@@ -206,6 +221,7 @@ show_plain(struct buf *b, struct arena *a, const struct cview *v,
 	buf_printf(b, "%s\n", priority_name(w.priority));
 	line(b, "state:");
 	condition_words(b, v->c, n, v->has_q ? q : NULL, v->qs, now);
+	waiting_words(b, journal, v);
 	buf_putc(b, '\n');
 	if (!v->has_q)
 		return;
@@ -263,9 +279,13 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 	if (json) {
 		buf_putc(&b, '{');
 		print_records(&b, &a, &v);
+		if (v.qs == Q_PENDING)
+			buf_puts(&b, waiter_present(j->path, sv_str(c->key)) ==
+			    WAITING_SOMEONE ? ",\"waiting\":true" :
+			    ",\"waiting\":false");
 		buf_puts(&b, "}\n");
 	} else {
-		show_plain(&b, &a, &v, now);
+		show_plain(&b, &a, &v, j->path, now);
 		show_delivery(&b, j->path, c->key);
 	}
 	write_stdout(&b);
@@ -489,6 +509,8 @@ history_plain(struct buf *b, struct arena *a, const struct cview *v)
 		if (v->qs == Q_EXPIRED)
 			buf_puts(b, " unanswered");
 	}
+	if (v->has_q && handover_words(b, v->c->handover, &v->q))
+		resolved = false;	/* withdrawn: that says it */
 	if (resolved && !(v->qs == Q_ANSWERED &&
 	    sv_eq(v->n.f[N_OUTCOME], "answered"))) {
 		buf_puts(b, v->qs == Q_NONE ? "" : "; ");

@@ -92,11 +92,13 @@ state_free(struct state *st)
 			free(st->slots[i].c->expires_at);
 			free(st->slots[i].c->dismissed);
 			free(st->slots[i].c->route);
+			free(st->slots[i].c->handover);
 		}
 	for (i = 0; i < st->past_count; i++) {
 		free(st->past[i]->expires_at);
 		free(st->past[i]->dismissed);
 		free(st->past[i]->route);
+		free(st->past[i]->handover);
 	}
 	free(st->past);
 	arena_free(&st->pool);
@@ -283,6 +285,20 @@ set_dismissed(struct condition *c, struct sv by)
 	c->dismissed = by.p != NULL ? xstrndup(by.p, by.n) : NULL;
 }
 
+/*
+ * The hand-over's record: set by a receipt or a withdrawal, kept by the
+ * lifecycle's later records (a hook's own resolution follows a receipt),
+ * dropped with the lifecycle.
+ */
+static void
+set_handover(struct condition *c, struct sv h)
+{
+	if (h.p == NULL)
+		return;
+	free(c->handover);
+	c->handover = xstrndup(h.p, h.n);
+}
+
 /* A mirror's route: kept by every record of its notification. */
 static void
 set_route(struct condition *c, struct sv route)
@@ -331,6 +347,8 @@ keep_past(struct state *st, const struct condition *c)
 	p->dismissed = c->dismissed ? xstrndup(c->dismissed,
 	    strlen(c->dismissed)) : NULL;
 	p->route = c->route ? xstrndup(c->route, strlen(c->route)) : NULL;
+	p->handover = c->handover ? xstrndup(c->handover,
+	    strlen(c->handover)) : NULL;
 	st->past[st->past_count++] = p;
 }
 
@@ -442,11 +460,14 @@ state_put(struct state *st, const struct stored *s)
 			if (st->keep_past)
 				keep_past(st, c);
 			store_interaction(st, c, NULL, no_span);
+			free(c->handover);
+			c->handover = NULL;
 		}
 		store_notification(st, c, &s->ix, s->n);
 		c->changed = s->changed;
 		set_dismissed(c, s->dismissed);
 		set_route(c, s->route);
+		set_handover(c, s->handover);
 	}
 	if (s->ix.qlen > 0) {
 		if ((c = lookup_sv(st, s->ix.key)) == NULL ||

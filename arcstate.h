@@ -44,6 +44,11 @@ struct condition {
 	int64_t		 changed;	/* its latest updated_at, in seconds */
 	char		*dismissed;	/* by whom, when a person dismissed it */
 	/*
+	 * The hand-over's record (a JSON object: a receipt, a withdrawal for
+	 * want of a waiter), kept for the lifecycle; NULL: none.
+	 */
+	char		*handover;
+	/*
 	 * A mirror's (arc-apply --mirror): the command that takes an answer
 	 * to its host ("" none recorded); NULL for a condition of this host.
 	 */
@@ -55,7 +60,7 @@ struct stored {
 	struct record_index	 ix;	/* key; nlen, qlen 0: no such part */
 	struct span		 n, q;	/* where its parts are */
 	int64_t			 changed;	/* the condition's, in seconds */
-	struct sv		 dismissed, route;
+	struct sv		 dismissed, route, handover;
 	const uint8_t		*ident, *hash;	/* its event's; NULL: none */
 	int64_t			 at;	/* the record's time, in seconds */
 };

@@ -37,6 +37,8 @@
 #include "arcrecord.h"
 #include "arcbind.h"
 #include "arcoffdevice.h"
+#include "arcstate.h"
+#include "arcwords.h"
 #include "arcview.h"
 
 #define MARK_OPEN	"\xe2\x9f\xa8"	/* ⟨ */
@@ -343,6 +345,7 @@ view_build(struct view *v, struct arena *a, struct sv key,
 	const char	*kind;
 
 	memset(v, 0, sizeof(*v));
+	v->waiting = -1;
 	if (q_in != NULL)
 		q = *q_in;
 	if (off != NULL) {
@@ -405,6 +408,51 @@ view_from_json(struct view *v, struct arena *a, struct sv key,
 	view_build(v, a, key, &n, qj != NULL ? &q : NULL, qj != NULL ?
 	    qstatus_of(q.f[I_STATUS]) : Q_NONE, off);
 	return true;
+}
+
+void
+view_handover(struct view *v, struct arena *a, const struct rec *q,
+    const char *handover, int waiting)
+{
+	struct buf	 b = { 0 };
+	struct sv	 w;
+
+	v->waiting = v->has_q && v->qs == Q_PENDING ? waiting : -1;
+	v->handover.p = NULL;
+	v->handover.n = 0;
+	if (q == NULL || !v->has_q || handover == NULL)
+		return;
+	/* Under the off-device setting, no name where the agent's is kept. */
+	if (v->agent.p != NULL)
+		(void)handover_words(&b, handover, q);
+	else
+		(void)handover_words_unnamed(&b, handover, q);
+	if (b.len > 2) {	/* "; " or ": " leads it, after a state */
+		w = sv_buf(a, &b);
+		v->handover.p = w.p + 2;
+		v->handover.n = w.n - 2;
+	}
+	buf_free(&b);
+}
+
+void
+view_handover_json(struct view *v, struct arena *a, const struct jval *line)
+{
+	const struct jval	*h = json_get(line, "handover");
+	const struct jval	*w = json_get(line, "waiting");
+	const struct jval	*qj = json_get(line, "interaction");
+	struct rec		 q;
+	char			*text = NULL;
+
+	if (h != NULL && h->type == J_OBJECT) {
+		text = arena_alloc(a, h->rawlen + 1);
+		memcpy(text, h->raw, h->rawlen);
+		text[h->rawlen] = '\0';
+	}
+	view_handover(v, a, qj != NULL && qj->type == J_OBJECT &&
+	    rec_from_jval(qj, true, &q) ? &q : NULL, text,
+	    w == NULL ? -1 : w->type == J_TRUE ? 1 : w->type == J_FALSE ? 0 :
+	    -1);
 }
 
 bool
@@ -509,7 +557,11 @@ view_json(struct buf *b, const struct view *v, const char *now)
 		json_sv(b, "detail", v->choices[i].detail);
 		buf_putc(b, '}');
 	}
-	buf_printf(b, "],\"withheld\":%s,\"answerable\":%s}}",
+	buf_printf(b, "],\"withheld\":%s,\"answerable\":%s",
 	    v->withheld ? "true" : "false",
 	    view_answerable(v) ? "true" : "false");
+	buf_printf(b, ",\"waiting\":%s", v->waiting < 0 ? "null" :
+	    v->waiting ? "true" : "false");
+	json_sv(b, "handover", v->handover);
+	buf_puts(b, "}}");
 }

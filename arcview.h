@@ -52,6 +52,9 @@ struct view {
 	size_t		 nchoices;
 	bool		 withheld;	/* off-device: its text stays here */
 	bool		 has_where;	/* the record says where it runs */
+	/* Set by view_handover(): a pending question's waiter, -1 unknown. */
+	int		 waiting;
+	struct sv	 handover;	/* "Claude Code took it 1 ms later" */
 };
 
 /*
@@ -68,6 +71,17 @@ void	view_build(struct view *, struct arena *, struct sv key,
 bool	view_from_json(struct view *, struct arena *, struct sv key,
 	    const struct jval *n, const struct jval *q,
 	    const struct offdevice *);
+/*
+ * What became of the question's hand-over (the condition's record of it,
+ * arcrules.h) in words, and for a pending one whether anyone waits for
+ * its answer (waiting: 0 nobody, 1 someone, -1 not known).  Without
+ * this, neither is shown.
+ */
+void	view_handover(struct view *, struct arena *, const struct rec *q,
+	    const char *handover, int waiting);
+/* The same from a follow line (its "handover" and "waiting"). */
+void	view_handover_json(struct view *, struct arena *,
+	    const struct jval *line);
 /* Whether the question can be answered from a surface showing it. */
 bool	view_answerable(const struct view *);
 

@@ -10,6 +10,7 @@
 #include "arcterm.h"
 #include "arcrecord.h"
 #include "arcstate.h"
+#include "arcrules.h"
 #include "arcwords.h"
 
 /* ---- time for a person ---- */
@@ -134,6 +135,65 @@ question_words(struct buf *b, const struct rec *q, enum qstatus st,
 	arena_free(&a);
 }
 
+static bool	 say_handover(struct buf *, const char *, const struct rec *,
+		    bool);
+
+bool
+handover_words(struct buf *b, const char *handover, const struct rec *q)
+{
+	return say_handover(b, handover, q, true);
+}
+
+bool
+handover_words_unnamed(struct buf *b, const char *handover,
+    const struct rec *q)
+{
+	return say_handover(b, handover, q, false);
+}
+
+static bool
+say_handover(struct buf *b, const char *handover, const struct rec *q,
+    bool named)
+{
+	struct arena	 a = { 0 };
+	struct handover	 h;
+	char		 words[64];
+	int64_t		 ms;
+	bool		 withdrawn = false;
+
+	rules_handover_of(&a, handover, q->f[I_ID], &h);
+	if (h.what == NULL) {
+		arena_free(&a);
+		return false;
+	}
+	if (strcmp(h.what, "withdrawn") == 0) {
+		buf_puts(b, ": no one waits for it any more");
+		withdrawn = true;
+	} else {
+		buf_puts(b, "; ");
+		if (h.by.p != NULL && named)
+			show_sv(b, h.by);
+		else
+			buf_puts(b, "the agent");
+	}
+	if (strcmp(h.what, "not_taken") == 0)
+		buf_puts(b, " did not take it (it had stopped waiting)");
+	if (strcmp(h.what, "taken") == 0) {
+		buf_puts(b, " took it");
+		ms = q->f[I_ANSWERED_AT].p == NULL ? -1 :
+		    rfc3339_ms_between(sv_cstr(&a, q->f[I_ANSWERED_AT]),
+		    sv_cstr(&a, h.why));
+		if (ms >= 0 && ms < 1000)
+			buf_printf(b, " %lld ms later", (long long)ms);
+		else if (ms >= 1000) {
+			duration_words(words, sizeof(words), ms / 1000);
+			buf_printf(b, " %s later", words);
+		}
+	}
+	arena_free(&a);
+	return withdrawn;
+}
+
 void
 condition_words(struct buf *b, const struct condition *c, const struct rec *n,
     const struct rec *q, enum qstatus st, const char *now)
@@ -143,6 +203,11 @@ condition_words(struct buf *b, const struct condition *c, const struct rec *n,
 
 	if (q != NULL && st != Q_NONE) {
 		question_words(b, q, st, now);
+		/* Withdrawn for want of a waiter: that is the whole story. */
+		if (handover_words(b, c != NULL ? c->handover : NULL, q)) {
+			arena_free(&a);
+			return;
+		}
 		/* An accepted answer resolves the notice: nothing to add. */
 		if (!resolved || (st == Q_ANSWERED &&
 		    sv_eq(n->f[N_OUTCOME], "answered"))) {

@@ -30,6 +30,18 @@ void	duration_words(char *, size_t, int64_t seconds);
  */
 void	question_words(struct buf *, const struct rec *q, enum qstatus,
 	    const char *now);
+/*
+ * What became of the question's hand-over (the condition's record of it,
+ * or NULL), after its state in words:
+ * "; Claude Code took it 1 ms later", "; Claude Code did not take it (it
+ * had stopped waiting)", ": no one waits for it any more"; nothing when
+ * the record says nothing of q.  true: it was withdrawn for want of one.
+ */
+bool	handover_words(struct buf *, const char *handover,
+	    const struct rec *q);
+/* The same with "the agent" for whoever took it (its name withheld). */
+bool	handover_words_unnamed(struct buf *, const char *handover,
+	    const struct rec *q);
 /* The condition's state in words: its question's, or the notice's. */
 void	condition_words(struct buf *, const struct condition *,
 	    const struct rec *n, const struct rec *q, enum qstatus,

@@ -161,6 +161,30 @@ ended() {
 	! grep -q -- '-32800' "$W/agent.got"
 	[ "$(ended "$k")" = "answered answered" ]
 	[ "$(cat "$W/status")" = 0 ]
+	# written to the agent: its receipt (arc-journal(5), The hand-over)
+	[[ "$(arc-status --show "$k" | sed -n 's/^state: *//p')" =~ \ took\ it\ [0-9]+\ ms\ later$ ]]
+	[ "$(arc-status --json --show "$k" | jq -r '.handover.question == .interaction.id')" = true ]
+}
+
+@test "arc-acp killed hard while its question waits: the question is withdrawn for want of a waiter, and its arc-wait goes too" {
+	# the real arc-acp (not the test wrapper), so that the kill reaches it
+	: >"$W/editor.got"; : >"$W/agent.got"
+	ACP_EDITOR_END=$W/end-now ACP_AGENT_END=$W/end-now "$PEER" editor "$FX/kill/editor.ndjson" \
+	    "$W/editor.got" -- "$ARC_BIN/arc-acp" -- "$PEER" agent "$FX/kill/agent.ndjson" \
+	    "$W/agent.got" >"$W/status" 2>"$W/stderr" 3>&- &
+	pairpid=$!
+	k=$(pending_key)
+	[ "$(arc-status --json --show "$k" | jq -r .waiting)" = true ]
+	pkill -KILL -f "^$ARC_BIN/arc-acp"
+	# its arc-wait finds nobody to hand an answer to, and stops; the next
+	# look withdraws the question
+	eventually eval '[ "$(ended "$k")" = "cancelled cancelled" ]'
+	[[ "$(arc-status --show "$k" | sed -n 's/^state: *//p')" == *": no one waits for it any more" ]]
+	run --separate-stderr arc-answer "$k" allow-once
+	[ "$status" -ne 0 ]
+	eventually eval '! pgrep -f "arc-wait.*$k" >/dev/null'
+	touch "$W/end-now"
+	done_playing
 }
 
 @test "the question: choices are the options in order, execute is high priority, the title and message say what the agent wants" {

@@ -448,8 +448,9 @@ One-time code" ]
 	end older
 	[ "$status" -eq 0 ] && [ ! -s "$BATS_TEST_TMPDIR/older.out" ]
 	grep -q "^arc-hook: the answer is to another hook's question" "$BATS_TEST_TMPDIR/older.err"
-	# the two questions and the answer, nothing else: the older one resolved nothing
-	[ "$(applied | jq -s 'map(.type) | join(",")')" = '"request.created,request.created,response.submitted"' ]
+	# the two questions, the answer and the newer's receipt (a record of
+	# arc's own, no event), nothing else: the older one resolved nothing
+	[ "$(applied | jq -s 'map(.type // "receipt") | join(",")')" = '"request.created,request.created,response.submitted,receipt"' ]
 	[ "$(arc-status --json --show "$key" | jq -r .notification.outcome)" = answered ]
 }
 

@@ -996,9 +996,9 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 	[ "$(ARC_NOW=$T0 arc-status --list | cut -f1 | sort | tr '\n' ' ')" = "n q " ]
 	# temporaries of processes gone, and a checkpoint's of one alive
 	printf '{"nonce":"left-behind"}\n' >"$ARC_JOURNAL.compact.999999"
-	printf 'arc checkpoint 2\n' >"$ARC_JOURNAL.checkpoint.999999"
+	printf 'arc checkpoint 3\n' >"$ARC_JOURNAL.checkpoint.999999"
 	sleep 60 & local live=$!
-	printf 'arc checkpoint 2\n' >"$ARC_JOURNAL.checkpoint.$live"
+	printf 'arc checkpoint 3\n' >"$ARC_JOURNAL.checkpoint.$live"
 	run --separate-stderr apply <<<"$(information b)"
 	[ "$status" -eq 0 ]
 	[ ! -e "$ARC_JOURNAL.compact.999999" ]
@@ -1185,7 +1185,8 @@ settled_history() {
 	[ "$status" -eq 3 ]
 	[ -z "$output" ]
 	[[ "$stderr" == *"shrank while it was read"* ]]
-	[ "$(ls "$(dirname "$ARC_JOURNAL")")" = journal ]
+	# (journal.wake is the writers' bell, arc-journal(5): no data)
+	[ "$(ls "$(dirname "$ARC_JOURNAL")" | grep -vx journal.wake)" = journal ]
 	cmp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/backup"
 	[ "$(arc-status)" = "1 notice, normal" ]
 }

@@ -231,6 +231,25 @@ press() { # LABEL
 	fi
 }
 
+@test "the hand-over on the desktop: 'no one is waiting now' while nobody waits; pressed, the agent's receipt as a notice that expires" {
+	start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	eventually notifies 1
+	grep -q 'no one is waiting now' "$(N)/bus.log"
+	# the agent waits (arc-wait, as a script does): shown again, without it
+	"$ARC_BIN/arc-wait" -t 1m deploy >"$(N)/wait.out" 3>&- &
+	local waiter=$!
+	eventually notifies 2
+	[ "$(awk '/member=Notify$/{n++} n==2' "$(N)/bus.log" | grep -c 'no one is waiting now')" -eq 0 ]
+	press Allow
+	wait "$waiter"
+	[ "$(jq -r .response.choice_id "$(N)/wait.out")" = allow ]
+	# the receipt: a notice of its own, no buttons, gone by itself
+	eventually grep -qE 'string "claude took it [0-9]+ ms later"' "$(N)/bus.log"
+	awk '/member=Notify$/{n++} n==3' "$(N)/bus.log" | grep -q '^   int32 8000$'
+}
+
 @test "a button press answers the question with that choice, and the notification is closed" {
 	start_notify
 	question deploy >/dev/null

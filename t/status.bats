@@ -260,7 +260,7 @@ agent:    Codex (codex)
 project:  site
 kind:     permission
 priority: high
-state:    waiting for an answer, 44 minutes left
+state:    waiting for an answer, 44 minutes left; no one is waiting now
 deadline: 2026-08-26T02:00:00Z
 tag:      $tag
 choices:  1) Allow (allow)

@@ -131,8 +131,10 @@ question_for() {
 	ASAN_OPTIONS=detect_leaks=0 run --separate-stderr strace -f -qq -e trace=flock -o "$BATS_TEST_TMPDIR/trace" arc-wait -t 1.5 deploy
 	wait
 	[ "$status" -eq 124 ]
-	# once at the start, then about once a second as a guard: not 300 times
-	[ "$(grep -c 'flock(' "$BATS_TEST_TMPDIR/trace")" -le 10 ]
+	# once at the start, then about once a second as a guard: not 300
+	# times (each look takes the journal's lock and tries the waiters'
+	# marks, arc-journal(5): about five a look)
+	[ "$(grep -c 'flock(' "$BATS_TEST_TMPDIR/trace")" -le 20 ]
 }
 
 @test "at the end of time, a question due within the millisecond: -t is honoured, and nothing spins (the one judge of expiry)" {

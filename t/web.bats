@@ -51,6 +51,7 @@ soon() {
 	echo "not within 5 s: $*" >&2
 	return 1
 }
+someone_waits_on_the_page() { ! page | grep -q '"nowait"'; }
 serve() { PORT=$("$BATS_TEST_DIRNAME/web/serve" "$SRV" "$ARC_JOURNAL"); URL="http://127.0.0.1:$PORT"; }
 # (its Chromium profile in the test's folder: bats removes what is left)
 browse() { TMPDIR="$BATS_TEST_TMPDIR" node "$BATS_TEST_DIRNAME/web/browse.mjs" "$@"; }
@@ -112,6 +113,28 @@ post() {
 	wait "$hookpid"
 	[ "$(jq -cS . "$BATS_TEST_TMPDIR/out")" = "$(jq -cS . "$P/claude/out/permission-allow.json")" ]
 	grep -q '"source":"web","device_id":"ann"' "$ARC_JOURNAL"
+}
+
+@test "arc-web: the hand-over: 'no one is waiting now' on a question nobody waits for; tapped, the banner says Claude Code took it" {
+	serve
+	open_q script
+	page | grep -q '<span class="nowait">no one is waiting now</span>'
+	arc-wait -t 1m script >/dev/null 3>&- &
+	local waiter=$!
+	soon someone_waits_on_the_page
+	arc-answer script deny >/dev/null
+	wait "$waiter"
+	setsid env --default-signal=INT,TERM,HUP "$HOOKS/claude-code-hook" \
+	    <"$P/claude/permission-bash.json" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	hookpid=$!
+	for i in $(seq 100); do arc-status --list | grep -q pending && break; sleep 0.05; done
+	run browse "$URL/arc-web" ann:pw tap Allow eval 'location.search'
+	[ "$status" -eq 0 ]
+	wait "$hookpid"
+	local search; search=$(tail -1 <<<"$output")
+	[[ "$search" == "?said="* ]]
+	run curl -sf -u ann:pw "$URL/arc-web$search"
+	[[ "$output" =~ \<span\ class=\"handover\"\>Claude\ Code\ took\ it\ [0-9]+\ ms\ later\</span\> ]]
 }
 
 @test "arc-web: with JavaScript off, the question changes while the page is open; the old tap is refused and the new one shown" {
@@ -541,7 +564,8 @@ PY
 	run browse "$URL/arc-web" ann:pw shot "$(shot always-allow)" text tap 'Always allow' text
 	[ "$status" -eq 0 ]
 	grep -qxF "$rule" <<<"$output"
-	grep -q "^Answered\. “.*”: Always allow$" <<<"$output"
+	# (and the agent's receipt, once the hook has handed the decision over)
+	grep -qE "^Answered\. “.*”: Always allow(; Claude Code took it [0-9]+ ms later)?$" <<<"$output"
 	wait "$hookpid" || true
 }
 

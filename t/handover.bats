@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# The hand-over (arc-journal(5), arc-hooks(7), arc-wait(1)): a question
+# knows whether anyone waits for its answer; one whose own adapter waited
+# for it is withdrawn when that waiter dies, however it dies; an answer
+# handed over leaves a receipt, one that could not be leaves none and
+# says so.  The payloads are the real clients' (t/fixtures/hooks); the
+# hook is killed as an agent, a terminal or the OOM killer kills it.
+load helper
+
+P="$FIXTURES/hooks"
+# The processes these tests kill by pid run unwrapped (t/run-tests wraps
+# each command in a script that would die in its place).
+HOOK="$ARC_BIN/arc-hook"
+WAIT="$ARC_BIN/arc-wait"
+
+setup() {
+	arc_setup
+	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT TMUX TMUX_PANE
+}
+
+teardown() {
+	[ -z "${hookpid:-}" ] || kill -9 "$hookpid" 2>/dev/null || :
+	[ -z "${waitpid:-}" ] || kill -9 "$waitpid" 2>/dev/null || :
+	arc_teardown
+}
+
+# start_hook PAYLOAD: the Claude Code hook on a fixture, in a session of its
+# own, as the client starts it; its pid in $hookpid.
+start_hook() {
+	setsid env --default-signal=INT,TERM,HUP "$HOOK" claude-code <"$P/$1.json" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	hookpid=$!
+}
+
+# waiting_key: the key of the one pending question, once there is one.
+waiting_key() {
+	local k
+	k=$(arc-status --list | awk -F'\t' '$3 == "pending" { print $1 }')
+	[ -n "$k" ] && echo "$k"
+}
+asked_key() { eventually waiting_key >/dev/null && waiting_key; }
+
+# script_question KEY: a script's permission question under KEY, open for an hour.
+script_question() {
+	created "$1" ".request.response.expires_at = \"$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)\"" |
+	    arc-apply >/dev/null
+}
+
+# state KEY: the state line of arc-status --show.
+state() { arc-status --show "$1" | sed -n 's/^state: *//p'; }
+
+# history: the last line of arc-status --history, past its time and key.
+last_history() { arc-status --history | tail -1 | cut -d' ' -f5-; }
+
+withdrawn_for_want_of_waiter() {
+	[[ "$(state "$1")" == "cancelled "*": no one waits for it any more" ]]
+}
+
+@test "the hook killed hard while it waits: its question is withdrawn at the next look, and an answer is refused in those words" {
+	start_hook claude/permission-bash
+	key=$(asked_key)
+	run arc-status --show "$key"
+	[[ "$output" == *"state:    waiting for an answer, "*"; the agent waits for it"* ]]
+	kill -9 "$hookpid"
+	wait "$hookpid" || :
+	hookpid=
+	# any command that reads the journal notices (here the status bar)
+	run arc-status --list
+	withdrawn_for_want_of_waiter "$key"
+	run --separate-stderr arc-answer "$key" allow
+	[ "$status" -ne 0 ]
+	[ "$(jq -r .error.message <<<"$output")" = "the question is not open: no one waits for it any more" ]
+	[ "$(last_history)" = "cancelled: no one waits for it any more" ]
+	run arc-status --show "$key" --json
+	[ "$(jq -r '[.interaction.status, .notification.outcome, .handover.withdrawn, .handover.by] | join("|")' <<<"$output")" = "cancelled|cancelled|no_waiter|Claude Code" ]
+	# the mark is gone with it
+	[ -z "$(ls "$(dirname "$ARC_JOURNAL")" | grep '\.wait\.')" ]
+}
+
+@test "the hook killed at any point: never a question left pending with nobody waiting, never an answer taken by nobody without a word" {
+	local d
+	for d in 0 0.001 0.003 0.006 0.01 0.02 0.05 0.1; do
+		start_hook claude/permission-bash
+		sleep "$d"
+		kill -9 "$hookpid"
+		wait "$hookpid" || :
+		arc-status --list >/dev/null
+		# nothing pending stays behind
+		[ -z "$(arc-status --list | awk -F'\t' '$3 == "pending"')" ] ||
+		    { echo "pending after a kill at ${d}s"; arc-status --list; false; }
+	done
+	hookpid=
+	# every question it got to ask was withdrawn for want of its waiter
+	run arc-status --history --json
+	[ "$(jq -s '[.[] | select(.interaction != null) | select(.handover.withdrawn != "no_waiter")] | length' <<<"$output")" -eq 0 ]
+}
+
+@test "answered while the hook waits: the decision on its stdout, and 'Claude Code took it' in --show, --history, --json and the stream" {
+	"$ARC_BIN/arc-status" --follow >"$BATS_TEST_TMPDIR/follow" 3>&- &
+	local follower=$!
+	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
+	start_hook claude/permission-bash
+	key=$(asked_key)
+	arc-answer "$key" allow >/dev/null
+	wait "$hookpid"
+	hookpid=
+	[ "$(jq -r .hookSpecificOutput.decision.behavior "$BATS_TEST_TMPDIR/out")" = allow ]
+	[[ "$(state "$key")" =~ ^answered\ .*\ ago\;\ Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
+	[[ "$(last_history)" =~ ^answered\ Allow\ \(allow\),\ source\ cli\;\ Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
+	run arc-status --show "$key" --json
+	[ "$(jq -r '[.handover.by, (.handover.question == .interaction.id)] | join("|")' <<<"$output")" = "Claude Code|true" ]
+	# taken at or after the answer was accepted
+	[[ ! "$(jq -r .handover.taken <<<"$output")" < "$(jq -r .interaction.answered_at <<<"$output")" ]]
+	eventually grep -q '"change":"handover"' "$BATS_TEST_TMPDIR/follow"
+	kill "$follower"
+	run jq -r 'select(.key == "'"$key"'") | [.change, .waiting, .view.question.waiting, .view.question.handover] | map(tostring) | join("|")' "$BATS_TEST_TMPDIR/follow"
+	[ "$(head -1 <<<"$output")" = "opened|true|true|null" ]
+	[[ "$(grep '^handover' <<<"$output")" =~ ^handover\|null\|null\|Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
+}
+
+@test "killed between the answer and the hand-over: the answer stands, and the question says Claude Code did not take it" {
+	start_hook claude/permission-bash
+	key=$(asked_key)
+	kill -STOP "$hookpid"
+	arc-answer "$key" allow >/dev/null
+	kill -9 "$hookpid"
+	kill -CONT "$hookpid" 2>/dev/null || :
+	wait "$hookpid" || :
+	hookpid=
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[[ "$(state "$key")" == "answered "*" ago; Claude Code did not take it (it had stopped waiting)" ]]
+	run arc-status --show "$key" --json
+	[ "$(jq -r '[.interaction.status, .handover.not_taken, (.handover | has("taken"))] | join("|")' <<<"$output")" = "answered|stopped_waiting|false" ]
+}
+
+@test "a reader that closes the hook's stdout before the answer: no receipt, and the hook says why" {
+	# the agent's end of the pipe closed while the hook waits
+	setsid env --default-signal=INT,TERM,HUP "$HOOK" claude-code <"$P/claude/permission-bash.json" \
+	    2>"$BATS_TEST_TMPDIR/err" 3>&- | true &
+	key=$(asked_key)
+	sleep 0.2	# true has exited; the pipe has no reader
+	arc-answer "$key" allow >/dev/null
+	eventually grep -q 'cannot hand the decision' "$BATS_TEST_TMPDIR/err"
+	run arc-status --show "$key" --json
+	[ "$(jq -r '.handover | has("taken")' <<<"$output")" = false ]
+	[ "$(jq -r .handover.not_taken <<<"$output")" = stopped_waiting ]
+	grep -qx 'arc-hook: cannot hand the decision to Claude Code (Broken pipe); no receipt' "$BATS_TEST_TMPDIR/err"
+}
+
+@test "a script's question outlives its arc-wait: 'no one is waiting now' while none runs, answerable, and a receipt once one takes it" {
+	script_question deploy
+	[[ "$(state deploy)" == "waiting for an answer, "*"; no one is waiting now" ]]
+	"$WAIT" -t 1m deploy >"$BATS_TEST_TMPDIR/first" 3>&- &
+	waitpid=$!
+	eventually eval '[[ "$(state deploy)" == *"; the agent waits for it" ]]'
+	kill -9 "$waitpid"
+	wait "$waitpid" || :
+	waitpid=
+	# gone, and the question still open: the script may wait again
+	[[ "$(state deploy)" == "waiting for an answer, "*"; no one is waiting now" ]]
+	"$WAIT" -t 1m deploy >"$BATS_TEST_TMPDIR/second" 3>&- &
+	waitpid=$!
+	eventually eval '[[ "$(state deploy)" == *"; the agent waits for it" ]]'
+	arc-answer deploy allow >/dev/null
+	wait "$waitpid"
+	waitpid=
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/second")" = answered ]
+	[[ "$(state deploy)" =~ ^answered\ .*\ ago\;\ Codex\ took\ it\ [0-9]+\ ms\ later$ ]]
+}
+
+@test "arc-status --show --json says whether anyone waits: false, true while arc-wait runs, false once it is killed" {
+	script_question deploy
+	run arc-status --json --show deploy
+	[ "$(jq -r .waiting <<<"$output")" = false ]
+	"$WAIT" -t 1m deploy >/dev/null 3>&- &
+	waitpid=$!
+	eventually eval '[ "$(arc-status --json --show deploy | jq -r .waiting)" = true ]'
+	kill -9 "$waitpid"
+	wait "$waitpid" || :
+	waitpid=
+	[ "$(arc-status --json --show deploy | jq -r .waiting)" = false ]
+}
+
+@test "the wake: a folder that changes without pause beside the journal does not starve arc-wait, and the answer wakes it" {
+	script_question deploy
+	"$WAIT" -t 30s deploy >"$BATS_TEST_TMPDIR/out" 3>&- &
+	waitpid=$!
+	# a trace written into the journal's folder without pause
+	( while :; do echo x >>"$(dirname "$ARC_JOURNAL")/trace"; done ) 3>&- &
+	local writer=$!
+	sleep 0.5
+	arc-answer deploy allow >/dev/null
+	local t0=$SECONDS
+	wait "$waitpid"
+	waitpid=
+	kill "$writer"
+	[ $((SECONDS - t0)) -le 5 ]
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = answered ]
+}
+
+@test "the wake holds across a compaction and a journal replaced under the waiter" {
+	script_question deploy
+	"$WAIT" -t 30s deploy >"$BATS_TEST_TMPDIR/out" 3>&- &
+	waitpid=$!
+	eventually eval '[ "$(arc-status --json --show deploy | jq -r .waiting)" = true ]'
+	arc-apply --compact </dev/null >/dev/null
+	arc-answer deploy deny >/dev/null
+	wait "$waitpid"
+	waitpid=
+	[ "$(jq -r .response.choice_id "$BATS_TEST_TMPDIR/out")" = deny ]
+}

@@ -796,9 +796,12 @@ answered(struct question *q)
 	/* Written to the agent whole: its receipt (not, if it is gone). */
 	if (!px.e2a.mid)
 		dir_flush(&px.e2a);
-	if (px.e2a.out_dead || (!px.e2a.mid && pending_out(&px.e2a) == 0))
-		(void)settle_receipt(px.journal, q->key, q->interaction,
+	if (px.e2a.out_dead || (!px.e2a.mid && pending_out(&px.e2a) == 0)) {
+		struct settle s = { .open = false };
+		(void)settle_receipt(&s, px.journal, q->key, q->interaction,
 		    agent_named(), !px.e2a.out_dead);
+		settle_done(&s);
+	}
 	m.len = 0;
 	buf_puts(&m, "{\"jsonrpc\":\"2.0\",\"method\":\"$/cancel_request\","
 	    "\"params\":{\"requestId\":");

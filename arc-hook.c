@@ -210,6 +210,7 @@ struct call {
 	 * go of it, and whoever notices withdraws the question.
 	 */
 	struct waiter		 mark[HOOK_REQS_MAX];
+	struct settle		 settle;	/* the waits' journal, kept */
 	char			 opened_by[HOOK_REQS_MAX][40];	/* event_id */
 	struct arena		 answers;
 	const struct jval	*answer[HOOK_REQS_MAX];
@@ -363,6 +364,7 @@ release_marks(struct call *c)
 
 	for (i = 0; i < HOOK_REQS_MAX; i++)
 		waiter_release(&c->mark[i]);
+	settle_done(&c->settle);
 }
 
 /*
@@ -382,8 +384,8 @@ hand_over(struct call *c, const struct buf *out)
 		say("cannot hand the decision to %s (%s); no receipt",
 		    c->who.name, strerror(errno));
 	for (i = 0; i < c->plan.nreq; i++)
-		if (c->own[i] && !settle_receipt(NULL, c->plan.req[i].key,
-		    c->own_id[i], c->who.name, taken))
+		if (c->own[i] && !settle_receipt(&c->settle, NULL,
+		    c->plan.req[i].key, c->own_id[i], c->who.name, taken))
 			say("the receipt of the decision was not recorded");
 }
 
@@ -539,8 +541,8 @@ wait_answers(struct call *c)
 		if ((left = deadline - monotonic_ms()) < 1000)
 			left = 1000;
 		record.len = 0;
-		switch (settle_wait(NULL, c->plan.req[i].key, left + 5000,
-		    c->stop, &record, id)) {
+		switch (settle_wait(&c->settle, NULL, c->plan.req[i].key,
+		    left + 5000, c->stop, &record, id)) {
 		case SETTLED_ANSWERED:
 			/* parsed values point into the text: the arena's */
 			text = arena_alloc(&c->answers, record.len + 1);

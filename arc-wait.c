@@ -42,6 +42,7 @@ static int
 wait_for(const char *journal, const char *key, int64_t timeout)
 {
 	struct buf	 shown = { 0 }, record = { 0 };
+	struct settle	 settle = { .open = false };
 	struct stat	 sb;
 	char		 id[SETTLE_ID_MAX];
 	int		 status = EXIT_SYSTEM, reader = -1;
@@ -55,7 +56,7 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 	if (fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
 	    S_ISSOCK(sb.st_mode)))
 		reader = STDOUT_FILENO;
-	s = settle_wait(journal, key, timeout, reader, &record, id);
+	s = settle_wait(&settle, journal, key, timeout, reader, &record, id);
 
 	switch (s) {
 	case SETTLED_ANSWERED:
@@ -66,7 +67,8 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 		status = s == SETTLED_ANSWERED ? 0 : EXIT_REJECTED;
 		/* Handed over: the producer has the answer (a receipt). */
 		if (s == SETTLED_ANSWERED && id[0] != '\0')
-			(void)settle_receipt(journal, key, id, NULL, true);
+			(void)settle_receipt(&settle, journal, key, id, NULL,
+			    true);
 		break;
 	case SETTLED_NO_JOURNAL:
 		warnx("%s: no question under this key (no journal yet)",
@@ -87,6 +89,7 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 	case SETTLED_FAILED:
 		break;
 	}
+	settle_done(&settle);
 	buf_free(&shown);
 	buf_free(&record);
 	return status;

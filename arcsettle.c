@@ -108,12 +108,34 @@ keep_id(char id[SETTLE_ID_MAX], const struct question *qn)
 	}
 }
 
+/* The journal, opened writable the first time; false: it failed. */
+static bool
+settle_open(struct settle *s, const char *path)
+{
+	if (s->open)
+		return true;
+	if (!journal_open(&s->j, path, true)) {
+		journal_close(&s->j);
+		return false;
+	}
+	s->open = true;
+	return true;
+}
+
+void
+settle_done(struct settle *s)
+{
+	if (s->open)
+		journal_close(&s->j);
+	s->open = false;
+}
+
 enum settled
-settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
-    struct buf *record, char id[SETTLE_ID_MAX])
+settle_wait(struct settle *s, const char *journal, const char *key,
+    int64_t timeout, int stop, struct buf *record, char id[SETTLE_ID_MAX])
 {
 	struct waiter	 mark = { .fd = -1 };
-	struct journal	 j;
+	struct journal	*jp = &s->j;
 	struct question	 qn;
 	struct arena	 arena = { 0 }, marking = { 0 };
 	struct stat	 sb;
@@ -135,8 +157,7 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 		free(path);
 		return SETTLED_NO_JOURNAL;
 	}
-	if (!journal_open(&j, path, true)) {
-		journal_close(&j);
+	if (!settle_open(s, path)) {
 		free(path);
 		return SETTLED_FAILED;
 	}
@@ -150,12 +171,12 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 		arena_reset(&arena);
 		if (belled)
 			rung = bell_listen(&bell);
-		if (!journal_lock(&j, false))
+		if (!journal_lock(jp, false))
 			break;
-		journal_unlock(&j);
-		find_question(&j, &arena, key, &qn);
+		journal_unlock(jp);
+		find_question(jp, &arena, key, &qn);
 		if (!qn.found) {
-			status = state_lookup(j.st, key) != NULL ?
+			status = state_lookup(jp->st, key) != NULL ?
 			    SETTLED_NOTICE : SETTLED_NO_QUESTION;
 			break;
 		}
@@ -163,7 +184,7 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 		if (sv_is(qn.q.f[I_STATUS], "pending") &&
 		    question_status(&qn.q, now) == Q_EXPIRED) {
 			/* Its deadline passed: say so in the journal. */
-			switch (mark_expired(&j, &marking, key, now)) {
+			switch (mark_expired(jp, &marking, key, now)) {
 			case MARK_FAILED:
 				done = true;
 				break;
@@ -234,38 +255,39 @@ settle_wait(const char *journal, const char *key, int64_t timeout, int stop,
 	free(base);
 	arena_free(&arena);
 	arena_free(&marking);
-	journal_close(&j);
 	return status;
 }
 
 bool
-settle_receipt(const char *journal, const char *key, const char *id,
-    const char *by, bool taken)
+settle_receipt(struct settle *s, const char *journal, const char *key,
+    const char *id, const char *by, bool taken)
 {
-	struct applier	 ap;
+	struct arena	 arena = { 0 };
 	struct current	 cur;
 	struct change	 ch;
 	struct sv	 who;
 	const char	*now, *at;
+	char		*path = journal_default_path(journal);
 	bool		 ok = false;
 
-	if (!applier_open(&ap, journal) || !journal_lock(&ap.j, true)) {
-		applier_close(&ap);
+	if (!settle_open(s, path) || !journal_lock(&s->j, true)) {
+		free(path);
 		return false;
 	}
+	free(path);
 	now = arc_now();
-	at = journal_clock(&ap.j, now);
-	current_of(&ap.j, &ap.arena, sv_str(key), &cur);
+	at = journal_clock(&s->j, now);
+	current_of(&s->j, &arena, sv_str(key), &cur);
 	who = by != NULL ? sv_str(by) : !cur.has_n ? sv_str(NULL) :
 	    cur.n.f[N_AGENT_NAME].p != NULL ? cur.n.f[N_AGENT_NAME] :
 	    cur.n.f[N_AGENT];
-	if (rules_handover(&cur, sv_str(id), rules_handover_json(&ap.arena,
+	if (rules_handover(&cur, sv_str(id), rules_handover_json(&arena,
 	    taken ? "taken" : "not_taken", taken ? at : "stopped_waiting",
 	    who, sv_str(id)), &ch)) {
-		journal_record(&ap.j, at, &ch);
-		ok = journal_append_unsynced(&ap.j);
+		journal_record(&s->j, at, &ch);
+		ok = journal_append_unsynced(&s->j);
 	}
-	journal_unlock(&ap.j);
-	applier_close(&ap);
+	journal_unlock(&s->j);
+	arena_free(&arena);
 	return ok;
 }

@@ -6,6 +6,21 @@
 #define ARCSETTLE_H
 
 #include "arc.h"
+#include "arcrecord.h"
+#include "arcstate.h"
+#include "arcjournal.h"
+
+/*
+ * One waiter's journal: opened by its first wait and kept open until
+ * settle_done(), so that the receipt after the hand-over reads only what
+ * came since (no open, no replay, no sync of what it already synced).
+ */
+struct settle {
+	struct journal	 j;
+	bool		 open;
+};
+/* Closes the journal a wait or a receipt opened. */
+void		settle_done(struct settle *);
 
 enum settled {
 	SETTLED_ANSWERED,	/* answered: its record in *record */
@@ -29,7 +44,8 @@ enum settled {
  * answer is this waiter's to hand over), else "".
  * While it waits, it holds the key's waiter mark (arcwaiter.h).
  */
-enum settled	settle_wait(const char *journal_option, const char *key,
+enum settled	settle_wait(struct settle *, const char *journal_option,
+		    const char *key,
 		    int64_t timeout, int stop, struct buf *record,
 		    char id[SETTLE_ID_MAX]);
 /*
@@ -39,7 +55,8 @@ enum settled	settle_wait(const char *journal_option, const char *key,
  * (it may be lost, never the answer); false: not recorded (the question
  * is no longer that answered one, or the journal failed).
  */
-bool		settle_receipt(const char *journal_option, const char *key,
+bool		settle_receipt(struct settle *, const char *journal_option,
+		    const char *key,
 		    const char *id, const char *by, bool taken);
 
 #endif /* ARCSETTLE_H */

@@ -58,6 +58,12 @@ powerloss() {
 	[ "${BASH_REMATCH[2]}" -eq "${BASH_REMATCH[1]}" ]
 }
 
+@test "power loss between an answer and its receipt (arc-wait hands it over, the receipt unsynced): the answer stands, the receipt may be lost, never a receipt without its answer" {
+	powerloss handover
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"handover: "*" states checked, 0 failed"* ]]
+}
+
 @test "power loss during arc-apply --compact" {
 	powerloss compact
 	[ "$status" -eq 0 ]

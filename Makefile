@@ -123,8 +123,13 @@ check: deps-check all test-helpers
 # power-loss shim (LD_PRELOAD) and the bit flipper.  t/run-tests builds
 # them too (make test-helpers) when they are missing or older than their
 # source.
-TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip t/notify/forge t/notify/refuse
+TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip t/notify/forge t/notify/refuse \
+	       t/unit
 test-helpers: $(TEST_HELPERS)
+
+# The pure functions of the lower layers, against their standards (t/unit.c).
+t/unit: t/unit.c $(LIBOBJS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -o $@ t/unit.c $(LIBOBJS) $(LDLIBS)
 
 t/powerloss/shim.so: t/powerloss/shim.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/powerloss/shim.c -ldl

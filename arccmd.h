@@ -80,7 +80,6 @@ struct question {
 bool	read_journal(struct journal *, const char *option, bool past);
 void	find_question(struct journal *, struct arena *, const char *key,
 	    struct question *);
-void	print_interaction(struct arena *, const char *text);
 
 /* ---- an answer, as an event ---- */
 struct answerer {

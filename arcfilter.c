@@ -71,10 +71,6 @@ flush_stdout(void)
 		err(EXIT_SYSTEM, "standard output");
 }
 
-/* ---- arc-validate ---- */
-
-/* ---- arc-apply ---- */
-
 /* ---- applying: the one writer of a result line ---- */
 
 void
@@ -341,18 +337,6 @@ find_question(struct journal *j, struct arena *a, const char *key,
 		return;
 	out->text = (char *)journal_rec(j, a, c, true, &out->q);
 	out->found = true;
-}
-
-void
-print_interaction(struct arena *a, const char *text)
-{
-	struct buf b = { 0 };
-
-	record_write_full(&b, a, text, true);
-	buf_putc(&b, '\n');
-	write_stdout(&b);
-	flush_stdout();
-	buf_free(&b);
 }
 
 /* ---- command lines ---- */

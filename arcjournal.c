@@ -116,14 +116,6 @@ bus_caught(const struct journal *j)
 	return false;
 }
 
-bool
-journal_exists(const char *path)
-{
-	struct stat sb;
-
-	return lstat(path, &sb) == 0 || errno != ENOENT;
-}
-
 /* -j, then $ARC_JOURNAL, $XDG_STATE_HOME/arc/journal, ~/.local/state/... */
 char *
 journal_default_path(const char *option)

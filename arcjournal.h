@@ -86,8 +86,6 @@ void	 journal_close(struct journal *);
 void	 journal_keep_past(struct journal *);
 bool	 journal_lock(struct journal *, bool exclusive);
 void	 journal_unlock(struct journal *);
-/* Whether there is a journal at path (a reader's "nothing yet"). */
-bool	 journal_exists(const char *path);
 /* The time of a change: now, unless the journal has recorded later. */
 const char *journal_clock(struct journal *, const char *now);
 /*

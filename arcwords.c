@@ -245,28 +245,6 @@ show_sv(struct buf *b, struct sv v)
 		term_safe(b, v.p, v.n);
 }
 
-void
-show_text(struct buf *b, struct sv v, const char *indent)
-{
-	const char	*p = v.p, *end = v.p + v.n, *nl;
-
-	if (p == NULL)
-		return;
-	for (;;) {
-		nl = memchr(p, '\n', (size_t)(end - p));
-		term_safe(b, p, (size_t)((nl ? nl : end) - p));
-		if (nl == NULL)
-			break;
-		buf_putc(b, '\n');
-		buf_puts(b, indent);
-		p = nl + 1;
-	}
-}
-
-/* ---- command lines ---- */
-
-/* ---- watching the journal ---- */
-
 /* Why there is no question to answer under key, in words. */
 void
 no_question_words(struct buf *why, struct state *st, const char *key)

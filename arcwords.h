@@ -50,8 +50,6 @@ void	condition_words(struct buf *, const struct condition *,
 void	no_question_words(struct buf *, struct state *, const char *key);
 
 /* ---- producer text for a person ---- */
-/* term_safe, keeping line breaks as breaks followed by indent. */
-void	show_text(struct buf *, struct sv, const char *indent);
 void	show_sv(struct buf *, struct sv);	/* term_safe; null is "" */
 
 #endif /* ARCWORDS_H */

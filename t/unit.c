@@ -1,0 +1,277 @@
+/*
+ * t/unit: the pure functions of the lower layers (L0-L3), each against a
+ * statement of it that is not our own output: the CRC-32C check values
+ * of RFC 3720 and the Castagnoli polynomial's catalogue, RFC 8785's
+ * canonical JSON, RFC 3339's grammar, the durations arc(7) documents,
+ * arcterm.h's safe-text rule, and the journal's record codec read back.
+ * Prints TAP; run by t/unit.bats (make check), in well under a second.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../arc.h"
+#include "../arcterm.h"
+#include "../arcrecord.h"
+#include "../arcstate.h"
+#include "../arclog.h"
+
+static int	 tests, failures;
+
+static void	 check(bool, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+
+static void
+check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!ok)
+		failures++;
+}
+
+/* ---- CRC-32C (arccrc.c) ---- */
+
+static void
+crc(void)
+{
+	unsigned char	 zeros[32], ones[32], inc[32];
+	size_t		 i;
+
+	memset(zeros, 0, sizeof(zeros));
+	memset(ones, 0xff, sizeof(ones));
+	for (i = 0; i < sizeof(inc); i++)
+		inc[i] = (unsigned char)i;
+	/* the catalogue's check value, and RFC 3720 B.4's vectors */
+	check(crc32c("123456789", 9) == 0xe3069283,
+	    "crc32c: \"123456789\" is e3069283 (the check value)");
+	check(crc32c(zeros, 32) == 0x8a9136aa,
+	    "crc32c: 32 zero bytes are 8a9136aa (RFC 3720 B.4)");
+	check(crc32c(ones, 32) == 0x62a8ab43,
+	    "crc32c: 32 0xff bytes are 62a8ab43 (RFC 3720 B.4)");
+	check(crc32c(inc, 32) == 0x46dd794e,
+	    "crc32c: 00..1f is 46dd794e (RFC 3720 B.4)");
+	check(crc32c_extend(crc32c("1234", 4), "56789", 5) == 0xe3069283,
+	    "crc32c: extended in two parts is the whole's");
+}
+
+/* ---- canonical JSON (arcdigest.c, RFC 8785) ---- */
+
+static void
+canon(const char *in, const char *want, const char *what)
+{
+	struct arena		 a = { 0 };
+	struct buf		 b = { 0 };
+	struct jparse_error	 e;
+	const struct jval	*v;
+
+	if ((v = json_parse(&a, in, strlen(in), &e)) == NULL) {
+		check(false, "canonical JSON: %s: does not parse", what);
+		arena_free(&a);
+		return;
+	}
+	canonical_value(&b, v);
+	buf_putc(&b, '\0');
+	check(strcmp(b.p, want) == 0, "canonical JSON: %s", what);
+	if (strcmp(b.p, want) != 0)
+		printf("#   got  %s\n#   want %s\n", b.p, want);
+	buf_free(&b);
+	arena_free(&a);
+}
+
+static void
+canonical(void)
+{
+	canon("{ \"b\" : 2 , \"a\" : [ 1 , true , null ] }",
+	    "{\"a\":[1,true,null],\"b\":2}", "members sorted, no white space");
+	/* RFC 8785 3.2.3: sorted by UTF-16 code units, not code points */
+	canon("{\"\\u20ac\":\"Euro Sign\",\"\\r\":\"Carriage Return\","
+	    "\"\\ufb33\":\"Hebrew Letter Dalet With Dagesh\",\"1\":\"One\","
+	    "\"\\ud83d\\ude00\":\"Emoji: Grinning Face\",\"\\u0080\":"
+	    "\"Control\",\"\\u00f6\":\"Latin Small Letter O With Diaeresis\"}",
+	    "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\xc2\x80\":"
+	    "\"Control\",\"\xc3\xb6\":\"Latin Small Letter O With Diaeresis\","
+	    "\"\xe2\x82\xac\":\"Euro Sign\",\"\xf0\x9f\x98\x80\":\"Emoji: "
+	    "Grinning Face\",\"\xef\xac\xb3\":\"Hebrew Letter Dalet With "
+	    "Dagesh\"}", "RFC 8785's sorting example, by UTF-16 code units");
+	/* RFC 8785 3.2.2.2: the short escapes, \u00XX lowercase, else UTF-8 */
+	canon("\"\\u0008\\u0009\\u000a\\u000c\\u000d\\u000f\\u0022\\u005c"
+	    "\\u002f\\u20ac\"", "\"\\b\\t\\n\\f\\r\\u000f\\\"\\\\/\xe2\x82\xac\"",
+	    "strings: the short escapes, \\u000f lowercase, / and the euro "
+	    "as themselves");
+}
+
+/* ---- time and durations (arctime.c) ---- */
+
+static void
+times(void)
+{
+	struct arc_instant	 t;
+	static const char	*good[] = { "2026-08-26T01:15:00Z",
+	    "2026-08-26T01:15:00.123456Z", "2026-08-26T03:15:00+02:00",
+	    "2024-02-29T00:00:00Z", "1985-04-12T23:20:50.52Z" };
+	static const char	*bad[] = { "2026-08-26 01:15:00Z",
+	    "2026-02-29T00:00:00Z", "2026-08-26T25:00:00Z",
+	    "2026-08-26T01:60:00Z", "2026-08-26T01:15:00", "2026-8-26T01:15:00Z",
+	    "2026-08-26T01:15:00.Z", "" };
+	size_t			 i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		check(rfc3339_parse(good[i], strlen(good[i]), &t),
+		    "RFC 3339: %s is a time", good[i]);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		check(!rfc3339_parse(bad[i], strlen(bad[i]), &t),
+		    "RFC 3339: \"%s\" is not", bad[i]);
+	check(rfc3339_parse("1970-01-01T00:00:00Z", 20, &t) && t.seconds == 0,
+	    "RFC 3339: the epoch is second 0");
+	check(rfc3339_parse("2026-08-26T03:15:00+02:00", 25, &t) &&
+	    t.seconds == 1787706900,
+	    "RFC 3339: an offset counts (01:15Z on 2026-08-26 is 1787706900)");
+	check(rfc3339_cmp("2026-08-26T01:15:00.5Z",
+	    "2026-08-26T01:15:00.25Z") > 0, "RFC 3339: .5 is after .25");
+	check(rfc3339_ms_between("2026-08-26T01:15:00Z",
+	    "2026-08-26T01:16:01.5Z") == 61500, "61.5 s between two instants");
+}
+
+static void
+durations(void)
+{
+	static const struct { const char *s; int64_t want; } d[] = {
+		{ "90", 90 }, { "2.5", 3 }, { "90s", 90 }, { "10m", 600 },
+		{ "2h", 7200 }, { "1d", 86400 }, { "1w", 604800 },
+		{ "1h30m", 5400 }, { "1d12h", 129600 }, { "1m1.5s", 62 },
+		{ "", -1 }, { "10x", -1 }, { "1s1m", -1 }, { "-5", -1 },
+		{ "1h1h", -1 }, { "m", -1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(d) / sizeof(d[0]); i++)
+		check(parse_duration(d[i].s) == d[i].want,
+		    "duration \"%s\" is %lld", d[i].s, (long long)d[i].want);
+	check(parse_duration_ms("1m1.5s") == 61500, "1m1.5s is 61500 ms");
+}
+
+/* ---- safe text and the cut at a character (arcterm.c) ---- */
+
+static void
+safe_is(const char *in, size_t n, const char *want, const char *what)
+{
+	struct buf b = { 0 };
+
+	term_safe(&b, in, n);
+	buf_putc(&b, '\0');
+	check(strcmp(b.p, want) == 0, "safe text: %s", what);
+	if (strcmp(b.p, want) != 0)
+		printf("#   got  %s\n", b.p);
+	buf_free(&b);
+}
+
+static void
+text(void)
+{
+	struct buf	 b = { 0 };
+	const char	*eur = "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
+			    "\xe2\x82\xac\xe2\x82\xac";	/* six euro signs */
+	size_t		 cols;
+	bool		 whole = true;
+
+	safe_is("a\x1b[31mb", 7, "a\\x1b[31mb", "ESC is shown as \\x1b");
+	safe_is("\xe2\x80\xae" "abc", 6, "\\u202eabc",
+	    "the right-to-left override is shown as \\u202e");
+	safe_is("a\\b", 3, "a\\x5cb", "the backslash itself is escaped");
+	safe_is("\xff" "a", 2, "\\xffa", "a byte that is not UTF-8 is shown as \\xff");
+	safe_is("\xc2\x9b", 2, "\\u009b", "a C1 control is escaped");
+	safe_is("caf\xc3\xa9 \xe2\x82\xac", 9, "caf\xc3\xa9 \xe2\x82\xac",
+	    "letters and the euro sign are themselves");
+	/* cut to fewer columns than its six: never inside a character */
+	for (cols = 3; cols <= 5; cols++) {
+		b.len = 0;
+		term_cut(&b, eur, strlen(eur), cols);
+		buf_putc(&b, '\0');
+		/* what is left before the mark is whole euro signs */
+		if (b.len < 4 || strcmp(b.p + b.len - 4, "...") != 0 ||
+		    (b.len - 4) % 3 != 0 || term_width(b.p, b.len - 1) > cols)
+			whole = false;
+	}
+	check(whole, "the cut: at a character, within the columns, marked ...");
+	b.len = 0;
+	term_cut(&b, "short", 5, 10);
+	check(b.len == 5 && memcmp(b.p, "short", 5) == 0,
+	    "the cut: text that fits is not cut");
+	buf_free(&b);
+}
+
+/* ---- the record codec (arclog.c) ---- */
+
+static void
+codec(void)
+{
+	struct arena		 a = { 0 };
+	struct buf		 line = { 0 }, scratch = { 0 };
+	struct change		 ch;
+	struct log_record	 r;
+	const char		*n = "{\"id\":\"ntf_1\",\"key\":\"deploy\","
+				    "\"status\":\"active\",\"kind\":\"permission\","
+				    "\"priority\":\"high\",\"created_at\":"
+				    "\"2026-08-26T01:15:00Z\",\"updated_at\":"
+				    "\"2026-08-26T01:15:00Z\"}";
+	size_t			 i;
+	bool			 every = true;
+
+	memset(&ch, 0, sizeof(ch));
+	if (!rec_parse(&a, n, false, &ch.n)) {
+		check(false, "record codec: the notification parses");
+		arena_free(&a);
+		return;
+	}
+	ch.has_n = true;
+	ch.dismissed = "cli";
+	ch.handover = "{\"taken\":\"2026-08-26T01:15:01Z\",\"by\":\"Codex\","
+	    "\"question\":\"int_1\"}";
+	log_encode(&line, &scratch, 7, 6, "2026-08-26T01:15:01Z", &ch);
+	check(line.len > 0 && line.p[line.len - 1] == '\n' &&
+	    log_frame_ok(line.p, line.len - 1),
+	    "record codec: one line, its frame and CRC whole");
+	check(log_decode(&a, line.p, line.len - 1, 0, false, &r) &&
+	    r.has_seq && r.seq == 7 && sv_eq(r.at, "2026-08-26T01:15:01Z") &&
+	    sv_eq(r.put.ix.key, "deploy") && r.put.ix.qlen == 0 &&
+	    sv_eq(r.put.dismissed, "cli") && r.put.handover.p != NULL &&
+	    r.put.handover.n == strlen(ch.handover) &&
+	    memcmp(r.put.handover.p, ch.handover, r.put.handover.n) == 0,
+	    "record codec: read back, its seq, time, key, dismissal and "
+	    "hand-over as written");
+	/* the notification as given, where the index says it is */
+	check(r.put.n.len == strlen(n) && r.put.n.off + r.put.n.len <
+	    line.len && memcmp(line.p + r.put.n.off, n, strlen(n)) == 0,
+	    "record codec: the notification's bytes where its span says");
+	/* any one bit of the line changed: the frame no longer holds */
+	for (i = 0; i + 1 < line.len; i++) {
+		line.p[i] ^= 0x01;
+		if (log_frame_ok(line.p, line.len - 1))
+			every = false;
+		line.p[i] ^= 0x01;
+	}
+	check(every, "record codec: one bit changed anywhere is found");
+	buf_free(&line);
+	buf_free(&scratch);
+	arena_free(&a);
+}
+
+int
+main(void)
+{
+	crc();
+	canonical();
+	times();
+	durations();
+	text();
+	codec();
+	printf("1..%d\n", tests);
+	return failures == 0 ? 0 : 1;
+}

@@ -177,6 +177,13 @@ int64_t	 parse_duration(const char *);	/* whole seconds, rounded up */
 /* The same written back exactly ("1d12h", "1m1.5s"): out, or NULL. */
 #define ARC_DURATION_MAX 48
 char	*format_duration(int64_t, char *, size_t);
+/*
+ * The one reader of a duration (seconds) or a size (bytes) from the
+ * environment: otherwise when it is unset or empty, and when it is not
+ * one, after a warning naming it.
+ */
+int64_t	 env_duration(const char *name, int64_t otherwise);
+uint64_t env_bytes(const char *name, uint64_t otherwise);
 
 /* ---- digests, nonces, identifiers (arcdigest.c) ---- */
 #define ARC_HEX_DIGEST 65

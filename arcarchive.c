@@ -986,26 +986,11 @@ rotate(const struct segment *v, size_t n, int64_t now, const struct keep *k,
 void
 archive_keep_env(struct keep *k)
 {
-	const char	*v = getenv("ARC_KEEP_HISTORY"), *why;
-	long long	 n;
+	const char	*v = getenv("ARC_KEEP_HISTORY");
 
-	k->seconds = KEEP_HISTORY_DEFAULT;
-	k->bytes = 0;
-	if (v != NULL && strcmp(v, "forever") == 0)
-		k->seconds = -1;
-	else if (v != NULL && *v != '\0' && (k->seconds = parse_duration(v)) <
-	    0) {
-		warnx("ARC_KEEP_HISTORY is not a duration; using the default");
-		k->seconds = KEEP_HISTORY_DEFAULT;
-	}
-	if ((v = getenv("ARC_KEEP_HISTORY_BYTES")) != NULL && *v != '\0') {
-		n = strtonum(v, 0, LLONG_MAX, &why);
-		if (why != NULL)
-			warnx("ARC_KEEP_HISTORY_BYTES is %s; using the default",
-			    why);
-		else
-			k->bytes = (uint64_t)n;
-	}
+	k->seconds = v != NULL && strcmp(v, "forever") == 0 ? -1 :
+	    env_duration("ARC_KEEP_HISTORY", KEEP_HISTORY_DEFAULT);
+	k->bytes = env_bytes("ARC_KEEP_HISTORY_BYTES", 0);
 }
 
 /* The compressed segments before the next, newest first, owned. */

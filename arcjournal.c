@@ -299,37 +299,6 @@ refuse:
 static void	maybe_checkpoint(struct journal *);
 static bool	catch_up(struct journal *);
 
-static int64_t
-env_duration(const char *name, int64_t otherwise)
-{
-	const char	*v = getenv(name);
-	int64_t		 d;
-
-	if (v == NULL || *v == '\0')
-		return otherwise;
-	if ((d = parse_duration(v)) < 0) {
-		warnx("%s is not a duration; using the default", name);
-		return otherwise;
-	}
-	return d;
-}
-
-static uint64_t
-env_bytes(const char *name, uint64_t otherwise)
-{
-	const char	*v = getenv(name), *why;
-	long long	 n;
-
-	if (v == NULL || *v == '\0')
-		return otherwise;
-	n = strtonum(v, 0, LLONG_MAX, &why);
-	if (why != NULL) {
-		warnx("%s is %s; using the default", name, why);
-		return otherwise;
-	}
-	return (uint64_t)n;
-}
-
 bool
 journal_open(struct journal *j, const char *path, bool writable)
 {

@@ -3,6 +3,7 @@
  * across offsets and any number of fraction digits, and the current time.
  */
 #include <err.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -389,4 +390,37 @@ format_duration(int64_t ms, char *out, size_t len)
 	if (n < 0 || (size_t)n >= len - at)
 		return NULL;
 	return out;
+}
+
+/* ---- durations and sizes from the environment ---- */
+
+int64_t
+env_duration(const char *name, int64_t otherwise)
+{
+	const char	*v = getenv(name);
+	int64_t		 d;
+
+	if (v == NULL || *v == '\0')
+		return otherwise;
+	if ((d = parse_duration(v)) < 0) {
+		warnx("%s is not a duration; using the default", name);
+		return otherwise;
+	}
+	return d;
+}
+
+uint64_t
+env_bytes(const char *name, uint64_t otherwise)
+{
+	const char	*v = getenv(name), *why;
+	long long	 n;
+
+	if (v == NULL || *v == '\0')
+		return otherwise;
+	n = strtonum(v, 0, LLONG_MAX, &why);
+	if (why != NULL) {
+		warnx("%s is %s; using the default", name, why);
+		return otherwise;
+	}
+	return (uint64_t)n;
 }

@@ -209,3 +209,22 @@ withdrawn_for_want_of_waiter() {
 	waitpid=
 	[ "$(jq -r .response.choice_id "$BATS_TEST_TMPDIR/out")" = deny ]
 }
+
+@test "under the off-device setting the receipt goes where the question went: title-only, no agent's name in the stream's hand-over" {
+	ARC_OFF_DEVICE=title-only "$ARC_BIN/arc-status" --follow --off-device \
+	    >"$BATS_TEST_TMPDIR/follow" 3>&- &
+	local follower=$!
+	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
+	start_hook claude/permission-bash
+	key=$(asked_key)
+	arc-answer "$key" deny >/dev/null
+	wait "$hookpid"
+	hookpid=
+	eventually grep -q '"change":"handover"' "$BATS_TEST_TMPDIR/follow"
+	kill "$follower"
+	run jq -c 'select(.change == "handover") | [.handover, .view.question.handover]' "$BATS_TEST_TMPDIR/follow"
+	[[ "$output" =~ ^\[\{\"taken\":\"[^\"]+\",\"question\":\"int_[0-9a-f]+\"\},\"the\ agent\ took\ it\ [0-9]+\ ms\ later\"\]$ ]]
+	! grep -q 'Claude Code' "$BATS_TEST_TMPDIR/follow"
+	# at home, the name is there
+	[[ "$(arc-status --show "$key" | sed -n 's/^state: *//p')" == *"; Claude Code took it "* ]]
+}

@@ -304,7 +304,10 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 
 	buf_puts(&l, "     ");
 	countdown(&l, rfc3339_ms_between(now, i->expires));
-	buf_puts(&l, " left - ");
+	buf_puts(&l, " left");
+	if (v->waiting == 0)
+		buf_puts(&l, ", no one is waiting now");
+	buf_puts(&l, " - ");
 	if (who.p == NULL)
 		who = v->agent_id;
 	buf_put(&l, who.p, who.n);
@@ -315,8 +318,6 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	buf_puts(&l, " - key ");
 	buf_put(&l, v->shown_key.p, v->shown_key.n);
 	buf_printf(&l, " - tag %s", v->tag);
-	if (v->waiting == 0)
-		buf_puts(&l, " - no one is waiting now");
 	if (v->has_where)
 		buf_puts(&l, " - j jumps there");
 	entry_line(out, &l, cols);

@@ -174,7 +174,8 @@ state_of() {
 	[ "$(screen | grep -oE '^ +[0-9]\) \[[a-z]+\] [A-Za-z ?]+' | sed 's/ *$//' | tr '\n' '|')" = \
 	    "  1) [critical] Drop table?|  2) [high] Soon|  3) [high] Codex needs permission|  4) [low] Later|" ]
 	[[ "$s" == *"     DROP TABLE users; (+1 line)"* ]]
-	[[ "$s" =~ \ +[0-9]+m\ [0-9]{2}s\ left\ -\ Codex\ in\ agent-notify\ -\ key\ deploy ]]
+	# (a script's questions, and no arc-wait runs for them: nobody waits)
+	[[ "$s" =~ \ +[0-9]+m\ [0-9]{2}s\ left,\ no\ one\ is\ waiting\ now\ -\ Codex\ in\ agent-notify\ -\ key\ deploy ]]
 	keys 3 Enter
 	waits_for 'Answer 1-2'
 	[[ "$(screen)" == *"  | May I deploy?"* ]]
@@ -184,6 +185,22 @@ state_of() {
 	[ "$rc" -eq 0 ]
 	[ "$(interaction deploy | jq -r .response.choice_id)" = allow ]
 	[ "$(state_of db)" = pending ]
+}
+
+@test "the picker says which question no one is waiting for: an arc-wait waits for one, none for the other" {
+	open_question waited "Waited for" "An arc-wait waits" 30m
+	open_question orphan "Nobody waits" "Its script is gone" 40m
+	arc-wait -t 1m waited >/dev/null 3>&- &
+	local waiter=$!
+	eventually eval '[ "$(arc-status --json --show waited | jq -r .waiting)" = true ]'
+	send_line 'arc-answer'
+	waits_for 'Pick 1-2'
+	local s; s=$(screen)
+	[[ "$s" =~ \ +[0-9]+m\ [0-9]{2}s\ left\ -\ Codex\ in\ agent-notify\ -\ key\ waited ]]
+	[[ "$s" =~ \ +[0-9]+m\ [0-9]{2}s\ left,\ no\ one\ is\ waiting\ now\ -\ Codex\ in\ agent-notify\ -\ key\ orphan ]]
+	keys q
+	arc-answer waited allow >/dev/null
+	wait "$waiter"
 }
 
 @test "the picker: jN jumps the person's tmux to the pane entry N's agent runs in (its x-arc hint); the picker stays" {

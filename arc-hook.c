@@ -404,62 +404,33 @@ give_up(struct call *c, const char *outcome, const char *fmt, ...)
 	exit(0);
 }
 
-/* What the result lines say of the questions opened (id and digest). */
+/*
+ * What the applier decided of request i, as it decided it (typed, not a
+ * result line parsed again): the question it opened, its id and digest,
+ * or the first refusal's code into *why.
+ */
 static void
-own_questions(struct call *c, const struct buf *out)
+own_question(struct call *c, struct applier *ap, size_t i, const char **why)
 {
-	struct arena	 a = { 0 };
-	const char	*p = out->p, *nl;
-	size_t		 i;
+	struct condition	*cd;
+	struct rec		 q;
 
-	for (; p != NULL && p < out->p + out->len; p = nl + 1) {
-		const struct jval *r, *q, *k;
-		struct jparse_error e;
-		if ((nl = memchr(p, '\n', (size_t)(out->p + out->len - p))) ==
-		    NULL)
-			break;
-		if ((r = json_parse(&a, p, (size_t)(nl - p), &e)) == NULL ||
-		    (q = json_get(r, "interaction")) == NULL ||
-		    q->type != J_OBJECT ||
-		    (k = json_get(r, "key")) == NULL || k->type != J_STRING)
-			continue;
-		for (i = 0; i < c->plan.nreq; i++) {
-			const struct jval *id = json_get(q, "id");
-			const struct jval *dg = json_get(q, "digest");
-			if (!json_is(k, c->plan.req[i].key) || id == NULL ||
-			    dg == NULL || id->type != J_STRING ||
-			    dg->type != J_STRING)
-				continue;
-			if (id->len >= sizeof(c->own_id[i]) ||
-			    dg->len >= sizeof(c->own_digest[i]))
-				continue;
-			memcpy(c->own_id[i], id->s, id->len);
-			c->own_id[i][id->len] = '\0';
-			memcpy(c->own_digest[i], dg->s, dg->len);
-			c->own_digest[i][dg->len] = '\0';
-			c->own[i] = true;
-		}
+	if (ap->last.code != ARC_OK) {
+		if (*why == NULL)
+			*why = arc_code_name(ap->last.code);
+		return;
 	}
-	arena_free(&a);
-}
-
-/* The first refusal among the result lines, by its code; NULL: none. */
-static const char *
-refusal(const struct buf *out, struct arena *a)
-{
-	const char		*p = out->p, *nl;
-	const struct jval	*r, *e;
-	struct jparse_error	 pe;
-
-	for (; p != NULL && p < out->p + out->len; p = nl + 1) {
-		if ((nl = memchr(p, '\n', (size_t)(out->p + out->len - p))) ==
-		    NULL)
-			break;
-		if ((r = json_parse(a, p, (size_t)(nl - p), &pe)) != NULL &&
-		    (e = json_get(r, "error")) != NULL)
-			return hook_text(a, json_get(e, "code"));
-	}
-	return NULL;
+	if ((cd = state_lookup(ap->j.st, c->plan.req[i].key)) == NULL ||
+	    cd->interaction.len == 0 ||
+	    journal_rec(&ap->j, &ap->arena, cd, true, &q) == NULL ||
+	    q.f[I_ID].n >= sizeof(c->own_id[i]) ||
+	    q.f[I_DIGEST].n >= sizeof(c->own_digest[i]))
+		return;
+	memcpy(c->own_id[i], q.f[I_ID].p, q.f[I_ID].n);
+	c->own_id[i][q.f[I_ID].n] = '\0';
+	memcpy(c->own_digest[i], q.f[I_DIGEST].p, q.f[I_DIGEST].n);
+	c->own_digest[i][q.f[I_DIGEST].n] = '\0';
+	c->own[i] = true;
 }
 
 /* Closes what the plan closes and opens what it opens, in one batch. */
@@ -469,7 +440,7 @@ apply_plan(struct call *c)
 	struct applier	 ap;
 	struct buf	 ev = { 0 };
 	char		 expires[64], **keys = NULL;
-	const char	*why;
+	const char	*why = NULL;
 	size_t		 i, n;
 	bool		 asks = c->plan.wait != WAIT_NONE;
 
@@ -504,6 +475,7 @@ apply_plan(struct call *c)
 		hook_event(&ev, &c->who, &c->plan.req[i], asks ? expires :
 		    NULL, c->opened_by[i]);
 		apply_event(&ap, i + 1, &ev);
+		own_question(c, &ap, i, &why);
 	}
 	buf_free(&ev);
 	if (!applier_commit(&ap)) {
@@ -511,12 +483,10 @@ apply_plan(struct call *c)
 		give_up(c, "cancelled", "the journal did not take the %s "
 		    "request", c->event);
 	}
-	own_questions(c, &ap.out);
 	for (i = 0; i < c->plan.nreq; i++)
 		if (c->own[i])
 			(void)waiter_claim(&c->mark[i], c->plan.req[i].key,
 			    c->opened_by[i], c->who.name, c->own_id[i]);
-	why = refusal(&ap.out, &c->arena);
 	applier_close(&ap);
 	if (why != NULL)
 		give_up(c, "cancelled", "arc-apply did not take the %s request "

@@ -202,3 +202,19 @@ check() {
 	done
 	[ -z "$errors" ] || { echo "$errors"; false; }
 }
+
+@test "the commands narrow themselves: no_new_privs, so nothing they run gains privileges; arc-acp, whose agent may run sudo, does not" {
+	arc-emit --key k --kind permission --message m --choice a:A --choice b:B \
+	    --expires-in 1h | arc-apply >/dev/null
+	"$ARC_BIN/arc-wait" -t 30 k >/dev/null 3>&- &
+	local waiter=$!
+	eventually grep -q '^NoNewPrivs:' "/proc/$waiter/status"
+	eventually eval "[ \"\$(awk '/^NoNewPrivs:/ { print \$2 }' /proc/$waiter/status)\" = 1 ]"
+	kill "$waiter"
+	# a command arc-answer runs (--via) inherits it
+	run --separate-stderr arc-answer --via "grep NoNewPrivs /proc/self/status >&2; cat >/dev/null" k a
+	[[ "$stderr" == *"NoNewPrivs:"*"1"* ]]
+	# the agent under arc-acp does not have it
+	run --separate-stderr arc-acp -- sh -c "awk '/^NoNewPrivs:/ { print \$2 }' /proc/self/status" </dev/null
+	[ "$output" = 0 ]
+}

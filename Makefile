@@ -22,13 +22,13 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o arcspawn.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcevent.o arcbuf.o arcjson.o arctime.o \
-	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o arcbell.o arcwaiter.o
+	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o arcbell.o arcwaiter.o arcnarrow.o
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
 	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
-	   arcdelivery.h arcbell.h arcwaiter.h
+	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
@@ -124,12 +124,16 @@ check: deps-check all test-helpers
 # them too (make test-helpers) when they are missing or older than their
 # source.
 TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip t/notify/forge t/notify/refuse \
-	       t/unit
+	       t/unit t/narrow/probe.so
 test-helpers: $(TEST_HELPERS)
 
 # The pure functions of the lower layers, against their standards (t/unit.c).
 t/unit: t/unit.c $(LIBOBJS)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -o $@ t/unit.c $(LIBOBJS) $(LDLIBS)
+
+# A write tried as a process exits, to see what narrowing left it.
+t/narrow/probe.so: t/narrow/probe.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/narrow/probe.c
 
 t/powerloss/shim.so: t/powerloss/shim.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/powerloss/shim.c -ldl

@@ -30,6 +30,7 @@
 #include "arcsettle.h"
 #include "arcbell.h"
 #include "arcwaiter.h"
+#include "arcnarrow.h"
 #include "archook.h"
 #include "archost-claude.h"
 #include "archost-gemini.h"
@@ -493,6 +494,22 @@ apply_plan(struct call *c)
 		    "(%s)", c->event, why);
 }
 
+/*
+ * For the wait, which may last minutes with a payload read: writes only
+ * in the journal's folder (its marks, the receipt, a compaction's files).
+ */
+static void
+narrow(void)
+{
+	char		*path = journal_default_path(NULL);
+	char		*dir = parent_of(path);
+	const char	*dirs[] = { dir };
+
+	(void)narrow_writes(dirs, 1);
+	free(dir);
+	free(path);
+}
+
 /* Waits for every question, in order, within one deadline. */
 static void
 wait_answers(struct call *c)
@@ -675,6 +692,7 @@ hook(const struct host *h)
 	apply_plan(&c);
 	if (c.plan.wait == WAIT_NONE || c.plan.nreq == 0)
 		goto done;
+	narrow();
 	wait_answers(&c);
 	if (h->reply == NULL || !h->reply(&out, &c.arena, c.payload, &c.who,
 	    &c.plan, c.answer))

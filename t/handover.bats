@@ -228,3 +228,27 @@ withdrawn_for_want_of_waiter() {
 	# at home, the name is there
 	[[ "$(arc-status --show "$key" | sed -n 's/^state: *//p')" == *"; Claude Code took it "* ]]
 }
+
+@test "the hook narrows itself for its wait (Landlock): a write outside the journal's folder is refused, one inside is not; a notice, which waits for nothing, is not narrowed" {
+	local outside=$BATS_TEST_TMPDIR/outside inside
+	inside=$(dirname "$ARC_JOURNAL")/probe
+	# a notice first (its journal's folder made): not narrowed
+	LD_PRELOAD="$BATS_TEST_DIRNAME/narrow/probe.so" ARC_PROBE_WRITE=$outside \
+	    "$HOOK" claude-code <"$P/claude/stop.json" 2>"$BATS_TEST_TMPDIR/notice.err"
+	grep -qx "probe: $outside: written" "$BATS_TEST_TMPDIR/notice.err"
+	rm -f "$outside"
+	LD_PRELOAD="$BATS_TEST_DIRNAME/narrow/probe.so" ARC_PROBE_WRITE="$outside:$inside" \
+	    setsid "$HOOK" claude-code <"$P/claude/permission-bash.json" \
+	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	hookpid=$!
+	key=$(asked_key)
+	arc-answer "$key" allow >/dev/null
+	wait "$hookpid"
+	hookpid=
+	[ "$(jq -r .hookSpecificOutput.decision.behavior "$BATS_TEST_TMPDIR/out")" = allow ]
+	grep -qx "probe: $outside: Permission denied" "$BATS_TEST_TMPDIR/err"
+	grep -qx "probe: $inside: written" "$BATS_TEST_TMPDIR/err"
+	[ ! -e "$outside" ]
+	# the receipt was written all the same, inside
+	[[ "$(state "$key")" == *"; Claude Code took it "* ]]
+}

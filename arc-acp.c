@@ -642,11 +642,13 @@ static void
 wait_start(struct question *q)
 {
 	int	 out[2];
-	char	*argv[6];
+	char	*argv[7];
 	int	 a = 0;
 
 	xpipe(out);
 	argv[a++] = (char *)"arc-wait";
+	/* the receipt is ours, once the agent has the answer */
+	argv[a++] = (char *)"--no-receipt";
 	if (px.journal != NULL) {
 		argv[a++] = (char *)"-j";
 		argv[a++] = (char *)px.journal;

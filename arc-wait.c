@@ -24,7 +24,7 @@
 #include "arcsettle.h"
 
 static const char usage[] =
-"usage: arc-wait [-j journal] [-t duration] key\n"
+"usage: arc-wait [-j journal] [-t duration] [--no-receipt] key\n"
 "\n"
 "Blocks until the current question under key is settled, then prints its\n"
 "interaction record: exit 0 answered; 1 expired, cancelled, or no question;\n"
@@ -34,12 +34,15 @@ static const char usage[] =
 "                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
 "  -t, --timeout dur     give up after dur: 90s, 10m, 2h, 1d, 1w, 1h30m, or\n"
 "                        seconds (2.5)\n"
+"  --no-receipt          record no receipt once the answer is written: for an\n"
+"                        adapter that hands it on and records its own\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
 /* Waits (arcsettle.c), then says what became of the question. */
 static int
-wait_for(const char *journal, const char *key, int64_t timeout)
+wait_for(const char *journal, const char *key, int64_t timeout,
+    bool receipt)
 {
 	struct buf	 shown = { 0 }, record = { 0 };
 	struct settle	 settle = { .open = false };
@@ -66,7 +69,7 @@ wait_for(const char *journal, const char *key, int64_t timeout)
 		flush_stdout();
 		status = s == SETTLED_ANSWERED ? 0 : EXIT_REJECTED;
 		/* Handed over: the producer has the answer (a receipt). */
-		if (s == SETTLED_ANSWERED && id[0] != '\0')
+		if (s == SETTLED_ANSWERED && id[0] != '\0' && receipt)
 			(void)settle_receipt(&settle, journal, key, id, NULL,
 			    true);
 		break;
@@ -103,6 +106,7 @@ wait_main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "journal", required_argument, NULL, 'j' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "no-receipt", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -111,12 +115,16 @@ wait_main(int argc, char **argv)
 	const char	*journal = NULL;
 	int64_t		 timeout = -1;
 	int		 ch, status;
+	bool		 receipt = true;
 
 	while ((ch = getopt_long(argc, argv, "j:t:hV", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'j':
 			journal = optarg;
+			break;
+		case 'R':
+			receipt = false;
 			break;
 		case 't':
 			if (!duration_arg("-t", optarg, &timeout)) {
@@ -138,5 +146,5 @@ wait_main(int argc, char **argv)
 		buf_free(&shown);
 		return EXIT_USAGE;
 	}
-	return wait_for(journal, argv[optind], timeout);
+	return wait_for(journal, argv[optind], timeout, receipt);
 }

@@ -1035,8 +1035,9 @@ handed_over(struct arena *a, const struct condition *c, struct sv q)
 }
 
 /*
- * Under LOCK_EX: for each waiter gone, its question withdrawn if it is
- * still pending, or, answered and never handed over, said so.
+ * Under LOCK_EX: for each waiter gone, its question withdrawn if it was
+ * its own and is still pending, or, answered and never handed over, said
+ * so (a plain waiter's too: it died between the answer and its line).
  */
 static void
 withdraw_unwaited(struct journal *j, struct arena *a, struct unwaited *u,
@@ -1054,6 +1055,16 @@ withdraw_unwaited(struct journal *j, struct arena *a, struct unwaited *u,
 			continue;
 		cur.has_n = journal_rec(j, a, cur.c, false, &cur.n) != NULL;
 		cur.has_q = journal_rec(j, a, cur.c, true, &cur.q) != NULL;
+		if (u[i].held.p == NULL) {
+			struct sv by = cur.n.f[N_AGENT_NAME].p != NULL ?
+			    cur.n.f[N_AGENT_NAME] : cur.n.f[N_AGENT];
+			if (cur.has_q && !handed_over(a, cur.c, cur.q.f[I_ID]) &&
+			    rules_handover(&cur, cur.q.f[I_ID],
+			    rules_handover_json(a, "not_taken",
+			    "stopped_waiting", by, cur.q.f[I_ID]), &ch))
+				journal_record(j, at, &ch);
+			continue;
+		}
 		if (rules_withdraw(&cur, now, at, u[i].question, u[i].held,
 		    rules_handover_json(a, "withdrawn", "no_waiter", u[i].by,
 		    cur.q.f[I_ID]), &ch) ||
@@ -1079,7 +1090,8 @@ sweep_unwaited(struct journal *j)
 	struct arena	 a = { 0 };
 	size_t		 n;
 
-	if (j->past || j->salvage || j->missing ||
+	/* (a batch of the caller's own waits for its own append) */
+	if (j->past || j->salvage || j->missing || j->batch.len > 0 ||
 	    !waiter_any_gone(j->path))
 		return;
 	if (!j->writable) {

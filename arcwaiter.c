@@ -403,12 +403,12 @@ waiter_gone(const char *journal_path, struct arena *a, struct unwaited *out,
 			free(path);
 			continue;
 		}
-		if (read_mark(fd, a, &out[n]) && out[n].held.p != NULL) {
+		if (read_mark(fd, a, &out[n])) {
 			out[n].fd = fd;
 			out[n++].path = path;
 			continue;
 		}
-		/* A plain waiter gone (or a mark we cannot read): it goes. */
+		/* A mark we cannot read: it goes. */
 		(void)unlink(path);
 		(void)close(fd);
 		free(path);

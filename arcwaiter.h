@@ -63,9 +63,8 @@ struct unwaited {
 	char		*path;
 };
 /*
- * The marks whose waiters are gone: a plain waiter's removed, those that
- * were held listed (at most max), each locked until waiter_forget().
- * The count listed.
+ * The marks whose waiters are gone, listed (at most max; held null for a
+ * plain waiter's), each locked until waiter_forget().  The count listed.
  */
 size_t		 waiter_gone(const char *journal_path, struct arena *,
 		    struct unwaited *, size_t max);

@@ -252,3 +252,22 @@ withdrawn_for_want_of_waiter() {
 	# the receipt was written all the same, inside
 	[[ "$(state "$key")" == *"; Claude Code took it "* ]]
 }
+
+@test "arc-wait killed between the answer and its line: the answer stands, and the question says its sender did not take it" {
+	script_question deploy
+	"$WAIT" -t 1m deploy >"$BATS_TEST_TMPDIR/out" 3>&- &
+	waitpid=$!
+	eventually eval '[ "$(arc-status --json --show deploy | jq -r .waiting)" = true ]'
+	kill -STOP "$waitpid"
+	arc-answer deploy allow >/dev/null
+	kill -9 "$waitpid"
+	kill -CONT "$waitpid" 2>/dev/null || :
+	wait "$waitpid" || :
+	waitpid=
+	[ ! -s "$BATS_TEST_TMPDIR/out" ]
+	[[ "$(state deploy)" == "answered "*" ago; Codex did not take it (it had stopped waiting)" ]]
+	# a script that waits again gets the answer (and no second word)
+	run --separate-stderr arc-wait deploy
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .response.choice_id <<<"$output")" = allow ]
+}

@@ -100,7 +100,7 @@ question_for() {
 	for h in -h --help; do
 		run --separate-stderr arc-wait "$h"
 		[ "$status" -eq 0 ]
-		[ "${lines[0]}" = "usage: arc-wait [-j journal] [-t duration] key" ]
+		[ "${lines[0]}" = "usage: arc-wait [-j journal] [-t duration] [--no-receipt] key" ]
 		[[ "$output" == *"-t, --timeout dur"* ]]
 		[ -z "$stderr" ]
 	done

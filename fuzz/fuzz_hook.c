@@ -186,7 +186,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		plain_key(r->key);
 		ev.len = 0;
 		hook_event(&ev, &w, r, pl.wait != WAIT_NONE ?
-		    "2099-01-01T00:00:00Z" : NULL);
+		    "2099-01-01T00:00:00Z" : NULL, NULL);
 		arena_reset(&v);
 		valid(&v, &ev);
 		ans[i] = answer_to(&a, r);

@@ -943,6 +943,10 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 		receipt(nt, v, key);
 		goto done;
 	}
+	/* an answer and its receipt in one look: one line says both */
+	if (strcmp(change, "answered") == 0 && json_get(v, "handover") != NULL &&
+	    json_get(v, "handover")->type == J_OBJECT)
+		receipt(nt, v, key);
 	if (strcmp(change, "current") != 0 && strcmp(change, "opened") != 0 &&
 	    strcmp(change, "updated") != 0) {
 		/* answered, expired, resolved, dismissed, removed */

@@ -330,9 +330,12 @@ classify(struct follower *f, struct seen *e, const struct condition *c,
 		if (eff == Q_ANSWERED && e->eff != Q_ANSWERED)
 			return CH_ANSWERED;
 		event_id = event_id_of(f, c);
-		/* A consumer-made resolution carries no event of its own. */
-		dismissed = e->event_id != NULL && event_id != NULL &&
-		    strcmp(event_id, e->event_id) == 0;
+		/*
+		 * A person's dismissal carries no event of its own, and says
+		 * who; a withdrawal for want of a waiter is a resolution.
+		 */
+		dismissed = c->dismissed != NULL && e->event_id != NULL &&
+		    event_id != NULL && strcmp(event_id, e->event_id) == 0;
 		free(event_id);
 		return dismissed ? CH_DISMISSED : CH_RESOLVED;
 	}

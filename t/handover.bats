@@ -111,11 +111,13 @@ withdrawn_for_want_of_waiter() {
 	[ "$(jq -r '[.handover.by, (.handover.question == .interaction.id)] | join("|")' <<<"$output")" = "Claude Code|true" ]
 	# taken at or after the answer was accepted
 	[[ ! "$(jq -r .handover.taken <<<"$output")" < "$(jq -r .interaction.answered_at <<<"$output")" ]]
-	eventually grep -q '"change":"handover"' "$BATS_TEST_TMPDIR/follow"
+	# the receipt reaches the stream: on the answered line when it came
+	# in the same look, else on a handover line of its own
+	eventually grep -q '"handover":{"taken"' "$BATS_TEST_TMPDIR/follow"
 	kill "$follower"
 	run jq -r 'select(.key == "'"$key"'") | [.change, .waiting, .view.question.waiting, .view.question.handover] | map(tostring) | join("|")' "$BATS_TEST_TMPDIR/follow"
 	[ "$(head -1 <<<"$output")" = "opened|true|true|null" ]
-	[[ "$(grep '^handover' <<<"$output")" =~ ^handover\|null\|null\|Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
+	[[ "$(tail -1 <<<"$output")" =~ ^(answered|handover)\|null\|null\|Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
 }
 
 @test "killed between the answer and the hand-over: the answer stands, and the question says Claude Code did not take it" {
@@ -220,9 +222,9 @@ withdrawn_for_want_of_waiter() {
 	arc-answer "$key" deny >/dev/null
 	wait "$hookpid"
 	hookpid=
-	eventually grep -q '"change":"handover"' "$BATS_TEST_TMPDIR/follow"
+	eventually grep -q '"handover":{"taken"' "$BATS_TEST_TMPDIR/follow"
 	kill "$follower"
-	run jq -c 'select(.change == "handover") | [.handover, .view.question.handover]' "$BATS_TEST_TMPDIR/follow"
+	run jq -c 'select(.handover != null) | [.handover, .view.question.handover]' "$BATS_TEST_TMPDIR/follow"
 	[[ "$output" =~ ^\[\{\"taken\":\"[^\"]+\",\"question\":\"int_[0-9a-f]+\"\},\"the\ agent\ took\ it\ [0-9]+\ ms\ later\"\]$ ]]
 	! grep -q 'Claude Code' "$BATS_TEST_TMPDIR/follow"
 	# at home, the name is there
@@ -270,4 +272,19 @@ withdrawn_for_want_of_waiter() {
 	run --separate-stderr arc-wait deploy
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .response.choice_id <<<"$output")" = allow ]
+}
+
+@test "no command needed: a follower (arc-notify's stream) notices the hook's death itself and withdraws its question" {
+	"$ARC_BIN/arc-status" --follow >"$BATS_TEST_TMPDIR/follow" 3>&- &
+	local follower=$!
+	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
+	start_hook claude/permission-bash
+	eventually grep -q '"change":"opened"' "$BATS_TEST_TMPDIR/follow"
+	kill -9 "$hookpid"
+	wait "$hookpid" || :
+	hookpid=
+	# only the follower reads the journal now: the mark's close woke it
+	eventually grep -q '"change":"resolved"' "$BATS_TEST_TMPDIR/follow"
+	kill "$follower"
+	[ "$(jq -r 'select(.change == "resolved") | [.notification.outcome, .interaction.status, .handover.withdrawn] | join("|")' "$BATS_TEST_TMPDIR/follow")" = "cancelled|cancelled|no_waiter" ]
 }

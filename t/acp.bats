@@ -176,6 +176,7 @@ ended() {
 	k=$(pending_key)
 	[ "$(arc-status --json --show "$k" | jq -r .waiting)" = true ]
 	pkill -KILL -f "^$ARC_BIN/arc-acp"
+	touch "$W/end-now"	# the agent and the editor end as they would
 	# its arc-wait finds nobody to hand an answer to, and stops; the next
 	# look withdraws the question
 	eventually eval '[ "$(ended "$k")" = "cancelled cancelled" ]'
@@ -183,7 +184,6 @@ ended() {
 	run --separate-stderr arc-answer "$k" allow-once
 	[ "$status" -ne 0 ]
 	eventually eval '! pgrep -f "arc-wait.*$k" >/dev/null'
-	touch "$W/end-now"
 	done_playing
 }
 

@@ -18,9 +18,12 @@ setup() {
 	unset ARC_HOOK_TIMEOUT ARC_HOOK_CLIENT TMUX TMUX_PANE
 }
 
+# What a test started in the background, stopped however the test ends.
 teardown() {
-	[ -z "${hookpid:-}" ] || kill -9 "$hookpid" 2>/dev/null || :
-	[ -z "${waitpid:-}" ] || kill -9 "$waitpid" 2>/dev/null || :
+	local p
+	for p in ${hookpid:-} ${waitpid:-} ${follower:-} ${writer:-}; do
+		kill -9 "$p" 2>/dev/null || :
+	done
 	arc_teardown
 }
 
@@ -97,7 +100,7 @@ withdrawn_for_want_of_waiter() {
 
 @test "answered while the hook waits: the decision on its stdout, and 'Claude Code took it' in --show, --history, --json and the stream" {
 	"$ARC_BIN/arc-status" --follow >"$BATS_TEST_TMPDIR/follow" 3>&- &
-	local follower=$!
+	follower=$!
 	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
 	start_hook claude/permission-bash
 	key=$(asked_key)
@@ -189,7 +192,7 @@ withdrawn_for_want_of_waiter() {
 	waitpid=$!
 	# a trace written into the journal's folder without pause
 	( while :; do echo x >>"$(dirname "$ARC_JOURNAL")/trace"; done ) 3>&- &
-	local writer=$!
+	writer=$!
 	sleep 0.5
 	arc-answer deploy allow >/dev/null
 	local t0=$SECONDS
@@ -215,7 +218,7 @@ withdrawn_for_want_of_waiter() {
 @test "under the off-device setting the receipt goes where the question went: title-only, no agent's name in the stream's hand-over" {
 	ARC_OFF_DEVICE=title-only "$ARC_BIN/arc-status" --follow --off-device \
 	    >"$BATS_TEST_TMPDIR/follow" 3>&- &
-	local follower=$!
+	follower=$!
 	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
 	start_hook claude/permission-bash
 	key=$(asked_key)
@@ -276,7 +279,7 @@ withdrawn_for_want_of_waiter() {
 
 @test "no command needed: a follower (arc-notify's stream) notices the hook's death itself and withdraws its question" {
 	"$ARC_BIN/arc-status" --follow >"$BATS_TEST_TMPDIR/follow" 3>&- &
-	local follower=$!
+	follower=$!
 	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
 	start_hook claude/permission-bash
 	eventually grep -q '"change":"opened"' "$BATS_TEST_TMPDIR/follow"

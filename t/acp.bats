@@ -187,6 +187,25 @@ ended() {
 	done_playing
 }
 
+@test "arc-acp killed between the answer and the hand-over: the answer stands, and the question says the agent did not take it" {
+	: >"$W/editor.got"; : >"$W/agent.got"
+	ACP_EDITOR_END=$W/end-now ACP_AGENT_END=$W/end-now "$PEER" editor "$FX/kill/editor.ndjson" \
+	    "$W/editor.got" -- "$ARC_BIN/arc-acp" -- "$PEER" agent "$FX/kill/agent.ndjson" \
+	    "$W/agent.got" >"$W/status" 2>"$W/stderr" 3>&- &
+	pairpid=$!
+	k=$(pending_key)
+	# stopped: its arc-wait gets the answer, and arc-acp never hands it on
+	pkill -STOP -f "^$ARC_BIN/arc-acp"
+	arc-answer "$k" allow-once >/dev/null
+	eventually eval '! pgrep -f "arc-wait.*$k" >/dev/null'
+	pkill -KILL -f "^$ARC_BIN/arc-acp"
+	touch "$W/end-now"
+	eventually eval '[[ "$(arc-status --show "$k" | sed -n "s/^state: *//p")" == *" did not take it (it had stopped waiting)" ]]'
+	[ "$(ended "$k")" = "answered answered" ]
+	! grep -q '"optionId":"allow-once"' "$W/agent.got"
+	done_playing
+}
+
 @test "the question: choices are the options in order, execute is high priority, the title and message say what the agent wants" {
 	play allow
 	k=$(pending_key)

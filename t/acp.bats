@@ -60,6 +60,17 @@ play_files() {
 	pairpid=$!
 }
 
+# play_unwrapped: the kill session, through the real arc-acp (not the
+# test wrapper, so that a signal reaches it), both ends open until
+# $W/end-now appears.
+play_unwrapped() {
+	: >"$W/editor.got"; : >"$W/agent.got"
+	ACP_EDITOR_END=$W/end-now ACP_AGENT_END=$W/end-now "$PEER" editor "$FX/kill/editor.ndjson" \
+	    "$W/editor.got" -- "$ARC_BIN/arc-acp" -- "$PEER" agent "$FX/kill/agent.ndjson" \
+	    "$W/agent.got" >"$W/status" 2>"$W/stderr" 3>&- &
+	pairpid=$!
+}
+
 # tx DIRECTION LINE: LINE as a line of a transcript (out/in for the agent,
 # sent/recv for the editor).
 tx() {
@@ -167,12 +178,7 @@ ended() {
 }
 
 @test "arc-acp killed hard while its question waits: the question is withdrawn for want of a waiter, and its arc-wait goes too" {
-	# the real arc-acp (not the test wrapper), so that the kill reaches it
-	: >"$W/editor.got"; : >"$W/agent.got"
-	ACP_EDITOR_END=$W/end-now ACP_AGENT_END=$W/end-now "$PEER" editor "$FX/kill/editor.ndjson" \
-	    "$W/editor.got" -- "$ARC_BIN/arc-acp" -- "$PEER" agent "$FX/kill/agent.ndjson" \
-	    "$W/agent.got" >"$W/status" 2>"$W/stderr" 3>&- &
-	pairpid=$!
+	play_unwrapped
 	k=$(pending_key)
 	[ "$(arc-status --json --show "$k" | jq -r .waiting)" = true ]
 	pkill -KILL -f "^$ARC_BIN/arc-acp"
@@ -188,11 +194,7 @@ ended() {
 }
 
 @test "arc-acp killed between the answer and the hand-over: the answer stands, and the question says the agent did not take it" {
-	: >"$W/editor.got"; : >"$W/agent.got"
-	ACP_EDITOR_END=$W/end-now ACP_AGENT_END=$W/end-now "$PEER" editor "$FX/kill/editor.ndjson" \
-	    "$W/editor.got" -- "$ARC_BIN/arc-acp" -- "$PEER" agent "$FX/kill/agent.ndjson" \
-	    "$W/agent.got" >"$W/status" 2>"$W/stderr" 3>&- &
-	pairpid=$!
+	play_unwrapped
 	k=$(pending_key)
 	# stopped: its arc-wait gets the answer, and arc-acp never hands it on
 	pkill -STOP -f "^$ARC_BIN/arc-acp"

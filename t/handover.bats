@@ -35,6 +35,23 @@ start_hook() {
 	hookpid=$!
 }
 
+# follow_synced [ARC-STATUS OPTION...]: a follower of the stream into
+# $BATS_TEST_TMPDIR/follow, its pid in $follower, once it has synced.
+follow_synced() {
+	"$ARC_BIN/arc-status" --follow "$@" >"$BATS_TEST_TMPDIR/follow" 3>&- &
+	follower=$!
+	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
+}
+
+# hook_answered CHOICE: the hook asks, CHOICE answers, and it exits.
+hook_answered() {
+	start_hook claude/permission-bash
+	key=$(asked_key)
+	arc-answer "$key" "$1" >/dev/null
+	wait "$hookpid"
+	hookpid=
+}
+
 # waiting_key: the key of the one pending question, once there is one.
 waiting_key() {
 	local k
@@ -99,14 +116,8 @@ withdrawn_for_want_of_waiter() {
 }
 
 @test "answered while the hook waits: the decision on its stdout, and 'Claude Code took it' in --show, --history, --json and the stream" {
-	"$ARC_BIN/arc-status" --follow >"$BATS_TEST_TMPDIR/follow" 3>&- &
-	follower=$!
-	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
-	start_hook claude/permission-bash
-	key=$(asked_key)
-	arc-answer "$key" allow >/dev/null
-	wait "$hookpid"
-	hookpid=
+	follow_synced
+	hook_answered allow
 	[ "$(jq -r .hookSpecificOutput.decision.behavior "$BATS_TEST_TMPDIR/out")" = allow ]
 	[[ "$(state "$key")" =~ ^answered\ .*\ ago\;\ Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
 	[[ "$(last_history)" =~ ^answered\ Allow\ \(allow\),\ source\ cli\;\ Claude\ Code\ took\ it\ [0-9]+\ ms\ later$ ]]
@@ -216,15 +227,8 @@ withdrawn_for_want_of_waiter() {
 }
 
 @test "under the off-device setting the receipt goes where the question went: title-only, no agent's name in the stream's hand-over" {
-	ARC_OFF_DEVICE=title-only "$ARC_BIN/arc-status" --follow --off-device \
-	    >"$BATS_TEST_TMPDIR/follow" 3>&- &
-	follower=$!
-	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
-	start_hook claude/permission-bash
-	key=$(asked_key)
-	arc-answer "$key" deny >/dev/null
-	wait "$hookpid"
-	hookpid=
+	ARC_OFF_DEVICE=title-only follow_synced --off-device
+	hook_answered deny
 	eventually grep -q '"handover":{"taken"' "$BATS_TEST_TMPDIR/follow"
 	kill "$follower"
 	run jq -c 'select(.handover != null) | [.handover, .view.question.handover]' "$BATS_TEST_TMPDIR/follow"
@@ -278,9 +282,7 @@ withdrawn_for_want_of_waiter() {
 }
 
 @test "no command needed: a follower (arc-notify's stream) notices the hook's death itself and withdraws its question" {
-	"$ARC_BIN/arc-status" --follow >"$BATS_TEST_TMPDIR/follow" 3>&- &
-	follower=$!
-	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"
+	follow_synced
 	start_hook claude/permission-bash
 	eventually grep -q '"change":"opened"' "$BATS_TEST_TMPDIR/follow"
 	kill -9 "$hookpid"

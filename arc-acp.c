@@ -2322,8 +2322,6 @@ acp_main(int argc, char **argv)
 		warnx("no agent to run");
 		usage(EXIT_USAGE);
 	}
-	for (size_t i = 0; i < QUESTIONS_MAX; i++)
-		px.q[i].mark.fd = -1;
 	find_command(getprogname(), "arc-apply", px.apply_path,
 	    sizeof(px.apply_path));
 	find_command(getprogname(), "arc-wait", px.wait_path,

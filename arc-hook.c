@@ -377,9 +377,8 @@ release_marks(struct call *c)
 static void
 hand_over(struct call *c, const struct buf *out)
 {
-	size_t i;
-
-	bool taken = write_all(STDOUT_FILENO, out->p, out->len);
+	size_t	 i;
+	bool	 taken = write_all(STDOUT_FILENO, out->p, out->len);
 
 	if (!taken)
 		say("cannot hand the decision to %s (%s); no receipt",
@@ -656,8 +655,6 @@ hook(const struct host *h)
 	const char	*why;
 
 	memset(&c, 0, sizeof(c));
-	for (size_t i = 0; i < HOOK_REQS_MAX; i++)
-		c.mark[i].fd = -1;
 	c.host = h;
 	c.who.client = h->client;
 	c.who.name = h->title;

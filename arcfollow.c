@@ -10,7 +10,8 @@
  * dismissed, removed, handover (what became of an answer already
  * reported: the agent took it, or did not).  A pending question's line
  * says whether anyone waits for it ("waiting"), and a line of a
- * condition with a hand-over record carries it ("handover", arc's own).  The records are the full forms arc-apply prints,
+ * condition with a hand-over record carries it ("handover", arc's own).
+ * The records are the full forms arc-apply prints,
  * for programs (a mirror takes them whole, digest and nonce, to answer
  * through); the view (arcview.c) is what a person is shown of them, its
  * text made safe by the one rule, for whatever shows the stream: this

@@ -1013,11 +1013,6 @@ replaced(struct journal *j)
 
 static bool	compact_locked(struct journal *, const char *now);
 
-/*
- * Takes the lock and brings the state up to date.  A journal that was
- * compacted (renamed over) while we waited is reopened and replayed; a
- * version-1 journal is upgraded by the first writer that takes it.
- */
 /* ---- questions nobody waits for any more (arcwaiter.h) ---- */
 
 #define UNWAITED_MAX	64	/* a look's; the next look takes the rest */
@@ -1026,12 +1021,10 @@ static bool	compact_locked(struct journal *, const char *now);
 static bool
 handed_over(struct arena *a, const struct condition *c, struct sv q)
 {
-	struct jparse_error	 e;
-	const struct jval	*h;
+	struct handover h;
 
-	return c->handover != NULL && (h = json_parse(a, c->handover,
-	    strlen(c->handover), &e)) != NULL &&
-	    sv_same(sv_json(json_get(h, "question")), q);
+	rules_handover_of(a, c->handover, q, &h);
+	return h.what != NULL;
 }
 
 /*
@@ -1115,6 +1108,11 @@ sweep_unwaited(struct journal *j)
 	arena_free(&a);
 }
 
+/*
+ * Takes the lock and brings the state up to date.  A journal that was
+ * compacted (renamed over) while we waited is reopened and replayed; a
+ * version-1 journal is upgraded by the first writer that takes it.
+ */
 bool
 journal_lock(struct journal *j, bool exclusive)
 {
@@ -1209,11 +1207,6 @@ journal_record(struct journal *j, const char *at, const struct change *ch)
 		    "read back");
 }
 
-/*
- * Appends the batch and syncs it: only then may a result be printed.  On
- * failure the file is cut back to where it was, and nothing is reported
- * as stored (the command then exits: its state holds the batch).
- */
 static bool	append(struct journal *, bool sync);
 
 /* What is durable now is worth a look: every waiter looks again. */
@@ -1227,6 +1220,11 @@ journal_ring(struct journal *j)
 	bell_ring(&j->bell);
 }
 
+/*
+ * Appends the batch and syncs it: only then may a result be printed.  On
+ * failure the file is cut back to where it was, and nothing is reported
+ * as stored (the command then exits: its state holds the batch).
+ */
 bool
 journal_append(struct journal *j)
 {

@@ -134,7 +134,7 @@ enum settled
 settle_wait(struct settle *s, const char *journal, const char *key,
     int64_t timeout, int stop, struct buf *record, char id[SETTLE_ID_MAX])
 {
-	struct waiter	 mark = { .fd = -1 };
+	struct waiter	 mark = { 0 };
 	struct journal	*jp = &s->j;
 	struct question	 qn;
 	struct arena	 arena = { 0 }, marking = { 0 };
@@ -267,14 +267,18 @@ settle_receipt(struct settle *s, const char *journal, const char *key,
 	struct change	 ch;
 	struct sv	 who;
 	const char	*now, *at;
-	char		*path = journal_default_path(journal);
-	bool		 ok = false;
+	char		*path;
+	bool		 opened, ok = false;
 
-	if (!settle_open(s, path) || !journal_lock(&s->j, true)) {
+	if (!s->open) {	/* a wait opened it as a rule: no path to find */
+		path = journal_default_path(journal);
+		opened = settle_open(s, path);
 		free(path);
-		return false;
+		if (!opened)
+			return false;
 	}
-	free(path);
+	if (!journal_lock(&s->j, true))
+		return false;
 	now = arc_now();
 	at = journal_clock(&s->j, now);
 	current_of(&s->j, &arena, sv_str(key), &cur);

@@ -142,8 +142,12 @@ waiter_hold(struct waiter *w, const char *journal_path, const char *key,
 	w->path = mark_path(journal_path, key, strlen(key));
 	w->fd = held != NULL ? hold_new(journal_path, w->path, key, held, by) :
 	    hold_plain(journal_path, w->path, key);
-	if (w->fd == -1 || fstat(w->fd, &sb) == -1) {
-		waiter_release(w);
+	if (w->fd != -1 && fstat(w->fd, &sb) == -1) {
+		(void)close(w->fd);
+		w->fd = -1;
+	}
+	if (w->fd == -1) {
+		waiter_release(w);	/* frees the path: no mark */
 		return false;
 	}
 	w->dev = sb.st_dev;
@@ -163,7 +167,7 @@ waiter_claim(struct waiter *w, const char *key, const char *held,
 	struct buf	 b = { 0 };
 	bool		 ok;
 
-	if (w->fd == -1)
+	if (w->path == NULL)
 		return false;
 	mark_text(&b, key, held, by, question);
 	ok = pwrite(w->fd, b.p, b.len, 0) == (ssize_t)b.len &&
@@ -192,7 +196,7 @@ waiter_release(struct waiter *w)
 {
 	struct stat	 sb;
 
-	if (w->fd != -1) {
+	if (w->path != NULL && w->fd != -1) {
 		/*
 		 * Ours still: a held mark goes with its waiter, who settled
 		 * or withdrew its question itself (a plain waiter beside it

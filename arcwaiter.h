@@ -19,8 +19,8 @@
 #include "arc.h"
 
 struct waiter {
-	int	 fd;		/* -1: holds no mark */
-	char	*path;
+	int	 fd;
+	char	*path;		/* NULL: holds no mark (a zeroed one holds none) */
 	dev_t	 dev;
 	ino_t	 ino;
 	bool	 held;	/* ours is a held mark */

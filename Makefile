@@ -17,15 +17,16 @@ NOTIFY_LIBS = -lsystemd
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
 	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
-	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcwords.o arcbind.o arctmux.o \
+	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcusage.o arcvia.o arcwords.o arcbind.o arctmux.o \
 	   arcdelivery.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o arcspawn.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcevent.o arcbuf.o arcjson.o arctime.o \
-	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o arcbell.o arcwaiter.o arcnarrow.o
+	   arcfile.o arcterm.o arcdigest.o arccrc.o arcline.o arcutf8.o arcjsonout.o arcbell.o \
+	   arcwaiter.o arcnarrow.o
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
-	   arccmd.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
+	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
 	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
 	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h
@@ -38,12 +39,15 @@ MAN7	 = man/arc.7 man/arc-hooks.7
 MAN8	 = man/arc-web.8
 LIBEXECDIR ?= $(PREFIX)/lib/arc
 
-# Debian packages, by what needs them: each target installs its own list
-# (make deps-TARGET, run by the target), so that make demo installs only
-# what the demo runs, and no broker or compiler it does not.  make demo
-# builds the commands alone (not arc-notify, the one binary linking
-# libsystemd): DEBS_CORE and jq.  DEBS_BUILD is what make (all) and make
-# install need: make deps-build installs it, and make install runs it.
+# Debian packages, by what needs them.  make deps-TARGET installs a
+# target's list (apt-get, with sudo when not root), and make deps what
+# make check runs.  make install and make check install nothing: they
+# name what is missing and stop (need-TARGET).  make demo, the first
+# command on a fresh machine, installs the little it builds and runs
+# with (DEBS_DEMO: it builds the commands alone, not arc-notify, the one
+# binary linking libsystemd), as do the targets only CI and developers
+# run (check-clients, check-slow, check-valgrind, check-sanitize, fuzz,
+# bench).  DEBS_BUILD is what make (all) and make install need.
 # Every program a test file runs, by package, is in t/README's table
 # "What each file runs"; t/needs.bats checks it against these lists.  A
 # package counts as there when an installed one provides it (a nodejs
@@ -92,7 +96,15 @@ web/assets.inc: web/embed $(WEB_ASSETS)
 
 arc-web.o: web/assets.inc
 
+# What is missing of a list ($(DEBS)), in $$missing.
+MISSING = have=$$(dpkg-query -W -f='$${db:Status-Abbrev} $${Package}, $${Provides}\n' \
+	    2>/dev/null | awk '$$1 == "ii" { $$1 = ""; print }' | tr ',' '\n' | \
+	    awk 'NF { print $$1 }'); \
+	missing=; for p in $(DEBS); do \
+	    printf '%s\n' "$$have" | grep -qx -- "$$p" || missing="$$missing $$p"; done
+
 # Installs what is missing of a list, and nothing when all is there.
+deps: deps-check
 deps-build: DEBS = $(DEBS_BUILD)
 deps-demo: DEBS = $(DEBS_DEMO)
 deps-check: DEBS = $(DEBS_CHECK)
@@ -103,11 +115,7 @@ deps-sanitize: DEBS = $(DEBS_SANITIZE)
 deps-fuzz: DEBS = $(DEBS_FUZZ)
 deps-bench: DEBS = $(DEBS_BENCH)
 deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
-	@have=$$(dpkg-query -W -f='$${db:Status-Abbrev} $${Package}, $${Provides}\n' \
-	    2>/dev/null | awk '$$1 == "ii" { $$1 = ""; print }' | tr ',' '\n' | \
-	    awk 'NF { print $$1 }'); \
-	missing=; for p in $(DEBS); do \
-	    printf '%s\n' "$$have" | grep -qx -- "$$p" || missing="$$missing $$p"; done; \
+	@$(MISSING); \
 	if [ -n "$$missing" ]; then \
 	    echo "installing:$$missing"; \
 	    sudo=; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
@@ -116,8 +124,25 @@ deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-saniti
 	        --no-install-recommends $$missing >/dev/null; \
 	fi
 
-check: deps-check all test-helpers
+# Stops, naming what is missing and the command that installs it.
+need-build: DEBS = $(DEBS_BUILD)
+need-build: NEEDED_BY = install
+need-check: DEBS = $(DEBS_CHECK)
+need-check: NEEDED_BY = check
+need-build need-check:
+	@$(MISSING); \
+	if [ -n "$$missing" ]; then \
+	    echo "make $(NEEDED_BY) needs these Debian packages:$$missing" >&2; \
+	    echo "make $(@:need-%=deps-%) installs them (apt-get; sudo when not root); then make $(NEEDED_BY) again" >&2; \
+	    exit 2; \
+	fi
+
+check: need-check all test-helpers
 	@t/run-tests
+
+# The rooms the build knows, for t/layers to hold against its table.
+print-rooms:
+	@echo $(OBJS) $(NOTIFY_OBJS) $(HEADERS)
 
 # The C helpers of the test suite, with the project's warnings: the
 # power-loss shim (LD_PRELOAD) and the bit flipper.  t/run-tests builds
@@ -232,7 +257,7 @@ fuzz-build: deps-fuzz
 fuzz: fuzz-build $(COMMANDS)
 	@fuzz/run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-install: deps-build all
+install: need-build all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(LIBEXECDIR)
@@ -265,7 +290,7 @@ clean:
 debs-list:
 	@echo $(DEBS_$(T))
 
-.PHONY: all debs-list deps-build deps-clients deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
+.PHONY: all print-rooms debs-list deps need-build need-check deps-build deps-clients deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
 	deps-fuzz deps-bench check check-model check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	test-helpers \
 	install clean

@@ -66,6 +66,8 @@
 #include "arcsettle.h"
 #include "arcacpmsg.h"
 #include "arcacpscan.h"
+#include "arcevent.h"
+#include "arcusage.h"
 
 int	acp_main(int, char **);
 
@@ -81,8 +83,7 @@ int	acp_main(int, char **);
 #define CLOSE_SECONDS	10	/* for arc-apply to take the last events */
 
 static const char usage_text[] =
-    "usage: arc-acp [-j journal] [-t duration] [--] agent [arg ...]\n";
-static const char help_text[] =
+"usage: arc-acp [-j journal] [-t duration] [--] agent [arg ...]\n"
 "\n"
 "Runs agent as an ACP permission proxy: every message passes both ways\n"
 "unchanged; a permission request also opens the question in the journal,\n"
@@ -343,7 +344,7 @@ canon_id(const char *raw, size_t n, char out[ID_MAX], size_t *outlen)
 		return false;
 	px.idtmp.len = 0;
 	if (v->type == J_STRING || v->type == J_NULL) {
-		canonical_value(&px.idtmp, v);
+		json_write(&px.idtmp, v, JSON_CANONICAL);
 	} else if (id_number(v, &d)) {
 		w = snprintf(out, ID_MAX, "%.17g", d);
 		if (w < 0 || w >= ID_MAX)
@@ -567,29 +568,108 @@ apply_send(const struct buf *event, enum op_kind kind, int slot)
 	return true;
 }
 
+/* The envelope of arc-acp's events up to the request's first member. */
 static void
-event_head(struct buf *e, const char *type)
+acp_event_open(struct buf *e, struct event_head *h, bool *first)
 {
-	char id[64];
+	h->id_prefix = "evt_acp_";
+	h->sender_id = px.agent_id.p;
+	h->sender_name = px.agent_name.len > 0 ? px.agent_name.p : NULL;
+	h->sender_version = px.agent_version.len > 0 ? px.agent_version.p :
+	    NULL;
+	h->instance_id = px.instance;
+	event_open(e, h, first);
+}
 
-	mint_id("evt_acp_", id, sizeof(id));
-	buf_puts(e, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(e, id);
-	buf_printf(e, ",\"event_type\":\"%s\",\"occurred_at\":", type);
-	buf_json_cstr(e, arc_now());
-	buf_puts(e, ",\"sender\":{\"id\":");
-	buf_json_str(e, px.agent_id.p, px.agent_id.len);
-	if (px.agent_name.len > 0) {
-		buf_puts(e, ",\"name\":");
-		buf_json_str(e, px.agent_name.p, px.agent_name.len);
+/* A request.resolved of arc-acp's: the question's key and outcome. */
+static void
+event_resolved(struct buf *e, const char *key, const char *outcome)
+{
+	struct event_head	 h = { .type = "request.resolved",
+				    .no_context = true };
+	bool			 first;
+
+	acp_event_open(e, &h, &first);
+	event_member(e, &first, "key", key);
+	event_member(e, &first, "outcome", outcome);
+	event_close(e, &(struct event_tail){ 0 });
+}
+
+/*
+ * A copy of a text an event's member may carry whole (no NUL inside, not
+ * blank, at most max characters), or NULL; the caller frees it.
+ */
+static char *
+member_text(const struct jval *v, size_t max)
+{
+	char *s;
+
+	if (v == NULL || v->type != J_STRING || v->codepoints > max ||
+	    json_blank(v) || memchr(v->s, '\0', v->len) != NULL)
+		return NULL;
+	if ((s = strndup(v->s, v->len)) == NULL)
+		err(EXIT_SYSTEM, "strndup");
+	return s;
+}
+
+/*
+ * The request.created of a question: its context from the session (the
+ * agent's pid, the session, its folder and the project that folder
+ * names, the tool call, the request's id), req the request's members up
+ * to its response's, which expires_at ends.
+ */
+static void
+created_event(struct buf *e, const struct question *q,
+    const struct jval *sid, const struct session *s, const struct jval *tcid,
+    const struct jval *id, const struct buf *req, const char *expires)
+{
+	struct event_head	 h = { .type = "request.created",
+				    .no_cwd = true };
+	char			 pid[24], *project = NULL, *number = NULL;
+	char			*session, *correlation, *native = NULL;
+	bool			 first;
+
+	(void)snprintf(pid, sizeof(pid), "%ld", (long)px.agent);
+	h.pid = pid;
+	h.session_id = session = member_text(sid, 100);
+	if (s != NULL && s->cwd.len > 0 && s->cwd.len <= 1024 &&
+	    memchr(s->cwd.p, '\0', s->cwd.len) == NULL) {
+		const char *base = s->cwd.p + s->cwd.len;
+		size_t blen = 0;
+
+		while (base > s->cwd.p && base[-1] == '/')
+			base--;
+		while (base > s->cwd.p && base[-1] != '/')
+			base--, blen++;
+		while (blen > 0 && base[blen - 1] == '/')
+			blen--;
+		h.cwd = s->cwd.p;
+		if (blen > 0 && blen <= 200 &&
+		    (project = strndup(base, blen)) == NULL)
+			err(EXIT_SYSTEM, "strndup");
+		h.project = project;
 	}
-	if (px.agent_version.len > 0) {
-		buf_puts(e, ",\"version\":");
-		buf_json_str(e, px.agent_version.p, px.agent_version.len);
+	h.correlation_id = correlation = member_text(tcid, 200);
+	if (id->type == J_STRING)
+		h.native_request_id = native = member_text(id, 200);
+	else if (id->type == J_NUMBER) {
+		if ((number = strndup(id->raw, id->rawlen)) == NULL)
+			err(EXIT_SYSTEM, "strndup");
+		h.native_request_id = number;
 	}
-	buf_puts(e, ",\"instance_id\":");
-	buf_json_cstr(e, px.instance);
-	buf_putc(e, '}');
+	acp_event_open(e, &h, &first);
+	event_member(e, &first, "key", q->key);
+	buf_putc(e, ',');
+	buf_put(e, req->p, req->len);
+	buf_puts(e, ",\"expires_at\":");
+	buf_json_cstr(e, expires);
+	buf_putc(e, '}');	/* the response's end */
+	event_close(e, &(struct event_tail){ 0 });
+	free(project);
+	free(number);
+	free(session);
+	free(correlation);
+	free(native);
 }
 
 static void wait_stop(struct question *);
@@ -619,10 +699,7 @@ withdraw(struct question *q, const char *outcome)
 	wait_stop(q);
 	q->withdrawn = true;
 	px.nracing--;
-	event_head(&e, "request.resolved");
-	buf_puts(&e, ",\"request\":{\"key\":");
-	buf_json_cstr(&e, q->key);
-	buf_printf(&e, ",\"outcome\":\"%s\"}}", outcome);
+	event_resolved(&e, q->key, outcome);
 	if (!apply_send(&e, OP_RESOLVE, (int)(q - px.q)) ||
 	    q->state == Q_WAITING)
 		q_free(q);	/* an opening one is freed by its result */
@@ -1214,49 +1291,7 @@ ask(const struct jval *msg, bool permission)
 		q_free(q);
 		goto out;
 	}
-	event_head(&e, "request.created");
-	buf_puts(&e, ",\"context\":{\"pid\":");
-	buf_printf(&e, "%ld", (long)px.agent);
-	if (sid != NULL && sid->codepoints <= 100 && !json_blank(sid)) {
-		buf_puts(&e, ",\"session_id\":");
-		buf_json_str(&e, sid->s, sid->len);
-	}
-	if (s != NULL && s->cwd.len > 0 && s->cwd.len <= 1024) {
-		const char *base = s->cwd.p + s->cwd.len;
-		size_t blen = 0;
-
-		while (base > s->cwd.p && base[-1] == '/')
-			base--;
-		while (base > s->cwd.p && base[-1] != '/')
-			base--, blen++;
-		while (blen > 0 && base[blen - 1] == '/')
-			blen--;
-		buf_puts(&e, ",\"cwd\":");
-		buf_json_str(&e, s->cwd.p, s->cwd.len);
-		if (blen > 0 && blen <= 200) {
-			buf_puts(&e, ",\"project\":");
-			buf_json_str(&e, base, blen);
-		}
-	}
-	if (tcid != NULL && tcid->codepoints <= 200 && !json_blank(tcid)) {
-		buf_puts(&e, ",\"correlation_id\":");
-		buf_json_str(&e, tcid->s, tcid->len);
-	}
-	if (id->type == J_STRING ? id->codepoints <= 200 && !json_blank(id) :
-	    id->type == J_NUMBER) {
-		buf_puts(&e, ",\"native_request_id\":");
-		if (id->type == J_STRING)
-			buf_json_str(&e, id->s, id->len);
-		else
-			buf_json_str(&e, id->raw, id->rawlen);
-	}
-	buf_puts(&e, "},\"request\":{\"key\":");
-	buf_json_cstr(&e, q->key);
-	buf_putc(&e, ',');
-	buf_put(&e, req.p, req.len);
-	buf_puts(&e, ",\"expires_at\":");
-	buf_json_cstr(&e, expires);
-	buf_puts(&e, "}}}");
+	created_event(&e, q, sid, s, tcid, id, &req, expires);
 	if (e.len > ARC_LINE_MAX || !apply_send(&e, OP_OPEN, (int)(q - px.q))) {
 		left(what, "its question cannot be sent to arc-apply");
 		q_free(q);
@@ -1521,10 +1556,7 @@ decide_start(struct question *q, const struct buf *reply)
 	struct buf e = { 0 };
 	bool ok;
 
-	event_head(&e, "request.resolved");
-	buf_puts(&e, ",\"request\":{\"key\":");
-	buf_json_cstr(&e, q->key);
-	buf_puts(&e, ",\"outcome\":\"not_needed\"}}");
+	event_resolved(&e, q->key, "not_needed");
 	ok = apply_send(&e, OP_DECIDE, (int)(q - px.q));
 	buf_free(&e);
 	if (!ok) {
@@ -2260,15 +2292,6 @@ dir_init(struct dir *d, const char *name, int in, int out)
 		err(EXIT_SYSTEM, "malloc");
 }
 
-static void __attribute__((noreturn))
-usage(int status)
-{
-	fputs(usage_text, status == 0 ? stdout : stderr);
-	if (status == 0)
-		fputs(help_text, stdout);
-	exit(status);
-}
-
 int
 acp_main(int argc, char **argv)
 {
@@ -2281,7 +2304,7 @@ acp_main(int argc, char **argv)
 	};
 	struct sigaction sa;
 	int64_t	 ms;
-	int	 c, toagent[2], fromagent[2];
+	int	 c, toagent[2], fromagent[2], status;
 	uint32_t r;
 	const char *base;
 
@@ -2293,35 +2316,24 @@ acp_main(int argc, char **argv)
 			px.journal = optarg;
 			break;
 		case 't':
-			/* the one parser of a duration: 90s 10m 1h30m 1w 2.5 */
-			if ((ms = parse_duration_ms(optarg)) < 0) {
-				warnx("-t %s: not a duration such as 90s, 10m, "
-				    "2h, 1d, 1w or 1h30m", optarg);
-				usage(EXIT_USAGE);
+			if (!duration_arg("-t", optarg, &ms)) {
+				usage_print(stderr, usage_text, false);
+				return EXIT_USAGE;
 			}
-			if (ms == 0 || ms > INT64_C(100) * 365 * 86400 * 1000) {
-				warnx("-t %s: from a second to 100 years",
-				    optarg);
-				usage(EXIT_USAGE);
-			}
+			if (ms == 0 || ms > INT64_C(100) * 365 * 86400 * 1000)
+				return usage_error(usage_text, "-t %s: from a "
+				    "second to 100 years", optarg);
 			px.timeout = ms / 1000 + (ms % 1000 != 0);
 			break;
-		case 'h':
-			usage(0);
-			break;
-		case 'V':
-			printf("arc-acp %s\n", ARC_VERSION_STRING);
-			return 0;
 		default:
-			usage(EXIT_USAGE);
+			(void)common_option(c, usage_text, &status);
+			return status;
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1) {
-		warnx("no agent to run");
-		usage(EXIT_USAGE);
-	}
+	if (argc < 1)
+		return usage_error(usage_text, "no agent to run");
 	find_command(getprogname(), "arc-apply", px.apply_path,
 	    sizeof(px.apply_path));
 	find_command(getprogname(), "arc-wait", px.wait_path,

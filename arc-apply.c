@@ -15,7 +15,8 @@
 #include "arc.h"
 #include "arcarchive.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
+#include "arcusage.h"
 #include "arcmirror.h"
 
 #define BATCH_LINES	4096

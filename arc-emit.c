@@ -14,7 +14,8 @@
 #include "arc.h"
 #include "arcproblem.h"
 #include "arcvalidate.h"
-#include "arccmd.h"
+#include "arcfilter.h"
+#include "arcusage.h"
 #include "arcwords.h"
 #include "arcevent.h"
 

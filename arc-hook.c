@@ -26,7 +26,8 @@
 #include "arcrecord.h"
 #include "arcstate.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
+#include "arcusage.h"
 #include "arcsettle.h"
 #include "arcbell.h"
 #include "arcwaiter.h"
@@ -500,12 +501,9 @@ apply_plan(struct call *c)
 static void
 narrow(void)
 {
-	char		*path = journal_default_path(NULL);
-	char		*dir = parent_of(path);
-	const char	*dirs[] = { dir };
+	char	*path = journal_default_path(NULL);
 
-	(void)narrow_writes(dirs, 1);
-	free(dir);
+	(void)narrow_writes_beside(path);
 	free(path);
 }
 

@@ -10,7 +10,8 @@
 #include "arc.h"
 #include "arcproblem.h"
 #include "arcvalidate.h"
-#include "arccmd.h"
+#include "arcfilter.h"
+#include "arcusage.h"
 
 static const char usage[] =
 "usage: arc-validate [-q] [--report] [file ...]\n"

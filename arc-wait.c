@@ -19,7 +19,8 @@
 #include "arcstate.h"
 #include "arcrules.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
+#include "arcusage.h"
 #include "arcwords.h"
 #include "arcsettle.h"
 

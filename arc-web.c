@@ -35,12 +35,15 @@
 #include "arcstate.h"
 #include "arcrules.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
+#include "arcusage.h"
+#include "arcvia.h"
 #include "arcwords.h"
 #include "arcbind.h"
 #include "arcoffdevice.h"
 #include "arcview.h"
 #include "arcwaiter.h"
+#include "arcnarrow.h"
 
 #define BODY_MAX	(64 * 1024)	/* a larger request is refused */
 #define FIELD_MAX	(16 * 1024)
@@ -59,33 +62,9 @@ struct form {
 /* ---- HTML ---- */
 
 static void
-html_put(struct buf *b, const char *s, size_t n)
-{
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		switch (s[i]) {
-		case '&': buf_puts(b, "&amp;"); break;
-		case '<': buf_puts(b, "&lt;"); break;
-		case '>': buf_puts(b, "&gt;"); break;
-		case '"': buf_puts(b, "&quot;"); break;
-		case '\'': buf_puts(b, "&#39;"); break;
-		case '\0': break;
-		default: buf_putc(b, s[i]); break;
-		}
-}
-
-static void
-html_sv(struct buf *b, struct sv v)
-{
-	if (v.p != NULL)
-		html_put(b, v.p, v.n);
-}
-
-static void
 html_str(struct buf *b, const char *s)
 {
-	html_put(b, s, strlen(s));
+	view_html(b, sv_str(s));
 }
 
 /* ---- the token ---- */
@@ -622,9 +601,9 @@ card_id(struct buf *b, const struct item *it)
 	buf_puts(b, "\" data-id=\"");
 	html_str(b, it->c->key);
 	buf_putc(b, ' ');
-	html_sv(b, it->has_q ? it->q.f[I_ID] : it->n.f[N_ID]);
+	view_html(b, it->has_q ? it->q.f[I_ID] : it->n.f[N_ID]);
 	buf_putc(b, ' ');
-	html_sv(b, it->has_q ? it->q.f[I_UPDATED_AT] : it->n.f[N_UPDATED_AT]);
+	view_html(b, it->has_q ? it->q.f[I_UPDATED_AT] : it->n.f[N_UPDATED_AT]);
 }
 
 /*
@@ -682,7 +661,7 @@ question_card(struct buf *b, const struct item *it, const char *token,
 		for (i = 0; i < v->nchoices; i++) {
 			buf_puts(b, "<button type=\"submit\" name=\"choice\" "
 			    "value=\"");
-			html_put(b, v->choices[i].id.p, v->choices[i].id.n);
+			view_html(b, v->choices[i].id);
 			buf_puts(b, "\">");
 			view_html(b, v->choices[i].label);
 			buf_puts(b, "</button>");
@@ -1146,6 +1125,7 @@ answer(const struct form *f, const struct offdevice *off, const char *user)
 		said = c->route[0] == '\0' ? "mirrored" :
 		    by_route(&ap, &qn, c->route, f, user);
 	else {
+		(void)narrow_writes_beside(ap.j.path);	/* the answer's */
 		build_event(&ev, f->key, &qn, &(struct answerer){ "arc-web",
 		    NULL, "web", *user != '\0' ? user : NULL }, is_text ?
 		    f->text : f->choice, is_text);
@@ -1356,6 +1336,14 @@ web_main(int argc, char **argv)
 		    "ARC_WEB_ANONYMOUS=1 needs the page's origin set "
 		    "(ARC_WEB_ORIGIN or web-origin; see arc-web(8)).");
 	}
+	/*
+	 * What the network sends is read from here on: the request may write
+	 * only in the journal's folder (a compaction's files).  A POST is
+	 * narrowed once it is known not to go by a mirror's route, which is
+	 * the person's own command (post).
+	 */
+	if (strcmp(method, "POST") != 0)
+		(void)narrow_writes_beside(journal);
 	if (strcmp(method, "POST") == 0)
 		status = post(key, &off, origin);
 	else if (strcmp(method, "GET") == 0 && strcmp(q, "events") == 0)

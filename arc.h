@@ -14,9 +14,10 @@
  *     -> output   one result line per input line (arcfilter.c)
  *
  * This header is the bottom layer, L0, which everything may use: buffers,
- * arenas, string views and hex (arcbuf.c), strict JSON (arcjson.c), time
- * and durations (arctime.c), digests and ids (arcdigest.c, arccrc.c),
- * bounded input lines (arcline.c) and files ours alone (arcfile.c).  Every
+ * arenas, string views and hex (arcbuf.c), strict JSON (arcjson.c),
+ * UTF-8 (arcutf8.c), time and durations (arctime.c), digests and ids
+ * (arcdigest.c, arccrc.c), bounded input lines (arcline.c) and files ours
+ * alone (arcfile.c).  Every
  * other file that others call has a header of its own, which declares
  * only that file's functions; the layers are drawn in t/layers.
  */
@@ -33,7 +34,7 @@
 #define ARC_DEPTH_MAX	64	/* JSON nesting accepted in one line */
 #define ARC_PROBLEMS_MAX 64	/* problems reported for one line */
 
-/* Exit statuses of every command (CONTRACT.md). */
+/* Exit statuses of every command (arc(7), EXIT STATUS). */
 #define EXIT_REJECTED	1
 #define EXIT_USAGE	2
 #define EXIT_SYSTEM	3
@@ -150,7 +151,27 @@ const char	*json_cursor_skip_object(struct jcursor *, size_t);
 struct jval	*json_get(const struct jval *, const char *);	/* first match */
 bool		 json_is(const struct jval *, const char *);	/* string equals */
 bool		 json_blank(const struct jval *);	/* only White_Space */
-unsigned	 utf8_next(const unsigned char **);	/* decode, advance */
+
+/* ---- UTF-8 (arcutf8.c) ---- */
+/* The cut's one mark, U+2026: what ends text cut short. */
+#define UTF8_CUT	"\xe2\x80\xa6"
+/* Bytes of the well-formed sequence at p (Unicode table 3-7), or 0. */
+size_t		 utf8_seq(const unsigned char *, const unsigned char *end);
+/* Decodes one well-formed sequence (as utf8_seq found it) and advances. */
+unsigned	 utf8_next(const unsigned char **);
+/* The code point at p[0..n), its bytes in *len; *len 0: not well-formed. */
+unsigned	 utf8_decode(const unsigned char *, size_t, size_t *len);
+size_t		 utf8_put(char *, unsigned);	/* encodes; 1 to 4 bytes */
+/* Bytes of the character at s: a well-formed sequence, else one byte. */
+size_t		 utf8_char(const char *, size_t);
+size_t		 utf8_chars(const char *, size_t);	/* characters */
+/* The byte offset of character number chars (n when s has fewer). */
+size_t		 utf8_offset(const char *, size_t, size_t chars);
+/*
+ * The bytes of s to keep so that they and UTF8_CUT make at most max
+ * characters; n when s fits whole (and no mark is due).
+ */
+size_t		 utf8_cut(const char *, size_t, size_t max);
 
 /* ---- time (arctime.c) ---- */
 struct arc_instant {
@@ -193,7 +214,12 @@ void	 mint_id(const char *prefix, char *out, size_t);
 bool	 secret_equal(const char *, size_t, const char *, size_t);
 uint32_t crc32c(const void *, size_t);	/* arccrc.c */
 uint32_t crc32c_extend(uint32_t, const void *, size_t);
-void	 canonical_value(struct buf *, const struct jval *);	/* RFC 8785 */
+
+/* ---- writing a JSON value (arcjsonout.c) ---- */
+#define JSON_CANONICAL	0x1	/* RFC 8785's form, a digest's input */
+#define JSON_JQ		0x2	/* as jq 1.6's tojson writes it */
+#define JSON_SORTED	0x4	/* with JSON_JQ: members by their bytes (-S) */
+void	 json_write(struct buf *, const struct jval *, unsigned form);
 
 /* ---- input lines (arcline.c) ---- */
 struct line_reader {

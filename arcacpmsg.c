@@ -36,46 +36,19 @@
 void
 acp_clip(struct buf *b, const char *s, size_t n, size_t max, bool oneline)
 {
-	const unsigned char	*p = (const unsigned char *)s, *end = p + n;
-	size_t			 cps = 0, total = 0;
+	size_t	 keep = utf8_cut(s, n, max), i, k;
 
-	if (max == 0)
-		return;
-	/* count first: a cut needs room for the ellipsis */
-	for (const unsigned char *q = p; q < end; q++)
-		if ((*q & 0xC0) != 0x80 && *q != '\0')
-			total++;
-	while (p < end) {
-		size_t len = 1;
-
-		if (*p == '\0') {
-			p++;
+	for (i = 0; i < keep; i += k) {
+		k = utf8_char(s + i, keep - i);
+		if (s[i] == '\0')
 			continue;
-		}
-		while (p + len < end && (p[len] & 0xC0) == 0x80)
-			len++;
-		if (total > max && cps == max - 1) {
-			buf_puts(b, "\xE2\x80\xA6");	/* U+2026 */
-			return;
-		}
-		if (oneline && (*p < 0x20 || *p == 0x7F))
+		if (oneline && ((unsigned char)s[i] < 0x20 || s[i] == 0x7F))
 			buf_putc(b, ' ');
 		else
-			buf_put(b, p, len);
-		p += len;
-		cps++;
+			buf_put(b, s + i, k);
 	}
-}
-
-static size_t
-codepoints(const char *s, size_t n)
-{
-	size_t i, c = 0;
-
-	for (i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xC0) != 0x80)
-			c++;
-	return c;
+	if (keep < n)
+		buf_puts(b, UTF8_CUT);
 }
 
 static bool
@@ -650,7 +623,7 @@ acp_reply(const struct acp_ask *a, const char *choice, size_t clen,
 	size_t i;
 
 	if (a->kind == ACP_TEXT) {
-		if (text == NULL || codepoints(text, tlen) > (size_t)a->text_max)
+		if (text == NULL || utf8_chars(text, tlen) > (size_t)a->text_max)
 			return false;
 		buf_puts(out, "{\"action\":\"accept\",\"content\":{");
 		buf_put(out, a->field.p, a->field.len);

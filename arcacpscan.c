@@ -45,7 +45,12 @@ json_ws(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-bool
+/*
+ * A member name as written between its quotes, unescaped, is name: true
+ * only when it is exactly that (an escape that is not one JSON has, or a
+ * character that is not ASCII, is never one of ours).
+ */
+static bool
 acp_name_is(const char *raw, size_t n, const char *name)
 {
 	const unsigned char	*p = (const unsigned char *)raw, *end = p + n;

@@ -42,12 +42,6 @@ void	 acp_scan_init(struct acp_scan *);
  */
 size_t	 acp_scan_feed(struct acp_scan *, const char *, size_t,
 	    enum acp_scan_ev *);
-/*
- * A member name as written between its quotes, unescaped, is name: true
- * only when it is exactly that (an escape that is not one JSON has, or a
- * character that is not ASCII, is never one of ours).
- */
-bool	 acp_name_is(const char *, size_t, const char *name);
 /* True when a member name anywhere in v is given twice in its object. */
 bool	 acp_duplicated(const struct jval *);
 

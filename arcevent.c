@@ -1,5 +1,5 @@
 /*
- * Writing an ARC event's envelope, for the two producers (arcevent.h).
+ * Writing an ARC event's envelope, for every event arc writes (arcevent.h).
  * Nothing here checks the event: arc-emit validates what it built before
  * printing it, and arc-apply validates whatever arc-hook hands it.
  */
@@ -23,10 +23,11 @@ event_member(struct buf *b, bool *first, const char *name, const char *value)
 void
 event_open(struct buf *b, const struct event_head *h, bool *first)
 {
-	char	 id[40], cwd[PATH_MAX];
+	char	 id[64], cwd[PATH_MAX];
 
 	if (h->event_id == NULL)
-		mint_id("evt_", id, sizeof(id));
+		mint_id(h->id_prefix != NULL ? h->id_prefix : "evt_", id,
+		    sizeof(id));
 	buf_puts(b, "{\"arc_version\":\"0.2\",\"event_id\":");
 	buf_json_cstr(b, h->event_id != NULL ? h->event_id : id);
 	buf_puts(b, ",\"event_type\":");
@@ -39,13 +40,19 @@ event_open(struct buf *b, const struct event_head *h, bool *first)
 	event_member(b, first, "name", h->sender_name);
 	event_member(b, first, "version", h->sender_version);
 	event_member(b, first, "instance_id", h->instance_id);
-	buf_puts(b, "},\"context\":{");
+	buf_putc(b, '}');
+	if (h->no_context) {
+		buf_puts(b, ",\"request\":{");
+		*first = true;
+		return;
+	}
+	buf_puts(b, ",\"context\":{");
 	*first = true;
 	event_member(b, first, "session_id", h->session_id);
 	event_member(b, first, "correlation_id", h->correlation_id);
 	event_member(b, first, "project", h->project);
 	/* No working directory (removed under us): no cwd member. */
-	event_member(b, first, "cwd", h->cwd != NULL ? h->cwd :
+	event_member(b, first, "cwd", h->cwd != NULL || h->no_cwd ? h->cwd :
 	    getcwd(cwd, sizeof(cwd)));
 	event_member(b, first, "turn_id", h->turn_id);
 	event_member(b, first, "native_request_id", h->native_request_id);

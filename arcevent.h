@@ -1,13 +1,17 @@
 /*
- * An ARC 0.2 event as a producer writes it (arcevent.c).  arc-emit and
- * arc-hook build their events through these, so that both write one
- * envelope: the same members, in the same order, escaped the same way.
+ * An ARC 0.2 event as a producer writes it (arcevent.c).  Every event arc
+ * writes is built through these (arc-emit's, arc-hook's, arc-acp's, and
+ * an answer's response.submitted), so that all write one envelope: the
+ * same members, in the same order, escaped the same way.
  * An event is written in three steps, each appending to a buf:
  *
  *	event_open()		{"arc_version":"0.2", ... "request":{
  *	event_member() ...	the request's own members
  *	event_response()	"response":{...}, when it asks
  *	event_close()		}, the extensions, }
+
+ * (A response.submitted closes its request after event_open's members
+ * and writes its "response" object; event_close then ends that object.)
  *
  * A NULL text anywhere is a member left out.
  */
@@ -19,12 +23,15 @@
 struct event_head {
 	const char	*type;		/* request.created, ... */
 	const char	*event_id;	/* NULL: a new one is minted */
+	const char	*id_prefix;	/* of a minted one; NULL: "evt_" */
 	const char	*sender_id, *sender_name, *sender_version;
 	const char	*instance_id;
 	const char	*session_id, *correlation_id, *project;
 	const char	*cwd;		/* NULL: the working directory */
 	const char	*turn_id, *native_request_id;
 	const char	*pid;		/* digits, checked by the caller */
+	bool		 no_context;	/* no context object at all */
+	bool		 no_cwd;	/* cwd NULL: none, not ours */
 };
 
 struct event_choice {

@@ -1,24 +1,19 @@
 /*
- * What the programs' front ends share: input files as NDJSON lines,
- * standard output, the applier (the rules' verdict, the journal's record,
- * and the one writer of a result line), reading the journal as it is,
- * and usage errors.
+ * The filter: input files as NDJSON lines, standard output, the applier
+ * (the rules' verdict, the journal's record, and the one writer of a
+ * result line), reading the journal as it is, and an answer as an event.
+ * A command line's parsing is arcusage.c's; handing an event to a
+ * command, arcvia.c's.
  */
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <stdarg.h>
-#include <signal.h>
-#include <sys/wait.h>
 
 #include "arc.h"
-#include "arcspawn.h"
-#include "arcterm.h"
 #include "arcproblem.h"
 #include "arcvalidate.h"
 #include "arcrecord.h"
@@ -26,7 +21,8 @@
 #include "arcrules.h"
 #include "arcjournal.h"
 #include "arcoffdevice.h"
-#include "arccmd.h"
+#include "arcevent.h"
+#include "arcfilter.h"
 
 /* ---- shared by the commands ---- */
 
@@ -47,12 +43,6 @@ close_input(int fd)
 {
 	if (fd != STDIN_FILENO)
 		(void)close(fd);
-}
-
-void
-print_version(void)
-{
-	printf("%s %s (ARC 0.2)\n", getprogname(), ARC_VERSION_STRING);
 }
 
 /* Writes a buffer to standard output; a failed write is a system failure. */
@@ -155,7 +145,7 @@ records_off(struct buf *out, struct arena *a, const struct offdevice *off,
  * key, then the condition's records as they now are (the change's, else
  * the stored ones; with off, as they may leave) or the error object.
  */
-void
+static void
 result_line(struct buf *out, struct arena *a, uint64_t lineno,
     const struct verdict *v, struct sv event_id, struct sv key,
     const struct change *ch, const struct current *cur,
@@ -339,119 +329,6 @@ find_question(struct journal *j, struct arena *a, const char *key,
 	out->found = true;
 }
 
-/* ---- command lines ---- */
-
-/*
- * A program's usage text: its synopsis, a blank line, then what each
- * option does.  --help prints it whole on standard output; a usage error
- * prints the synopsis on standard error.
- */
-void
-usage_print(FILE *f, const char *text, bool full)
-{
-	const char *end = full ? NULL : strstr(text, "\n\n");
-
-	(void)fwrite(text, 1, end != NULL ? (size_t)(end - text) + 1 :
-	    strlen(text), f);
-}
-
-int
-usage_error(const char *text, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vwarnx(fmt, ap);
-	va_end(ap);
-	usage_print(stderr, text, false);
-	return EXIT_USAGE;
-}
-
-bool
-common_option(int ch, const char *text, int *status)
-{
-	switch (ch) {
-	case 'h':
-		usage_print(stdout, text, true);
-		*status = 0;
-		return true;
-	case 'V':
-		print_version();
-		*status = 0;
-		return true;
-	case '?':
-	case ':':
-		usage_print(stderr, text, false);
-		*status = EXIT_USAGE;
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool
-duration_arg(const char *option, const char *arg, int64_t *ms)
-{
-	struct buf b = { 0 };
-
-	if ((*ms = parse_duration_ms(arg)) >= 0)
-		return true;
-	warnx("%s %s: not a duration such as 90s, 10m, 2h, 1d, 1w or 1h30m",
-	    option, safe(&b, arg));
-	buf_free(&b);
-	return false;
-}
-
-/*
- * An option's time: an RFC 3339 date-time, a full-date alone (its
- * midnight UTC, as journalctl and git take a date), or a duration before
- * now.  In seconds.
- */
-bool
-time_arg(const char *option, const char *arg, const char *now, int64_t *t)
-{
-	struct arc_instant	 in;
-	struct buf		 b = { 0 };
-	char			 midnight[32];
-	int64_t			 ms;
-
-	if (rfc3339_parse(arg, strlen(arg), &in)) {
-		*t = in.seconds;
-		return true;
-	}
-	if (strlen(arg) == 10 && snprintf(midnight, sizeof(midnight),
-	    "%sT00:00:00Z", arg) < (int)sizeof(midnight) &&
-	    rfc3339_parse(midnight, strlen(midnight), &in)) {
-		*t = in.seconds;
-		return true;
-	}
-	if ((ms = parse_duration_ms(arg)) >= 0) {
-		*t = instant_seconds(now) - ms / 1000;
-		return true;
-	}
-	warnx("%s %s: neither a time (2026-05-01, 2026-05-01T09:00:00Z) nor "
-	    "a duration ago (90s, 10m, 2h, 1d, 1w, 1h30m)", option,
-	    safe(&b, arg));
-	buf_free(&b);
-	return false;
-}
-
-bool
-count_arg(const char *option, const char *arg, long long min, long long max,
-    long long *n)
-{
-	const char	*why;
-	struct buf	 b = { 0 };
-
-	*n = strtonum(arg, min, max, &why);
-	if (why == NULL)
-		return true;
-	warnx("%s %s: %s (a count from %lld to %lld)", option,
-	    safe(&b, arg), why, min, max);
-	buf_free(&b);
-	return false;
-}
-
 /* ---- an answer, as an event ---- */
 
 /*
@@ -463,18 +340,14 @@ void
 build_event(struct buf *ev, const char *key, const struct question *qn,
     const struct answerer *who, const char *answer, bool is_text)
 {
-	char	 event_id[40], rid[40];
+	struct event_head	 h = { .type = "response.submitted",
+				    .sender_id = who->sender, .no_context = true };
+	char			 rid[40];
+	bool			 first;
 
-	mint_id("evt_", event_id, sizeof(event_id));
 	mint_id("resp_", rid, sizeof(rid));
-	buf_puts(ev, "{\"arc_version\":\"0.2\",\"event_id\":");
-	buf_json_cstr(ev, event_id);
-	buf_puts(ev, ",\"event_type\":\"response.submitted\",\"occurred_at\":");
-	buf_json_cstr(ev, arc_now());
-	buf_puts(ev, ",\"sender\":{\"id\":");
-	buf_json_cstr(ev, who->sender);
-	buf_puts(ev, "},\"request\":{\"key\":");
-	buf_json_cstr(ev, key);
+	event_open(ev, &h, &first);
+	event_member(ev, &first, "key", key);
 	buf_puts(ev, "},\"response\":{\"response_id\":");
 	buf_json_cstr(ev, who->response_id != NULL ? who->response_id : rid);
 	buf_puts(ev, ",\"digest\":");
@@ -495,50 +368,5 @@ build_event(struct buf *ev, const char *key, const struct question *qn,
 		buf_puts(ev, ",\"device_id\":");
 		buf_json_cstr(ev, who->device);
 	}
-	buf_puts(ev, "}}");
-}
-
-/* ---- handing an event to a command ---- */
-
-/*
- * Writes an event to sh -c command's standard input (a --via, or the route
- * a mirror recorded); its exit status.  Its standard output is ours, or out
- * when out is not -1 (a CGI's response is no place for a bridge's words).
- */
-int
-send_via(const char *command, const struct buf *ev, int out)
-{
-	struct sigaction	 ign, old;
-	pid_t			 pid;
-	int			 fd[2], st;
-	size_t			 off = 0;
-	ssize_t			 w;
-
-	flush_stdout();
-	if (pipe2(fd, O_CLOEXEC) == -1)
-		err(EXIT_SYSTEM, "pipe");
-	if ((pid = spawn_start("/bin/sh", (char *[]){ "sh", "-c",
-	    (char *)command, NULL }, fd[0], out != -1 ? out : SPAWN_OURS,
-	    SPAWN_OURS, false)) == -1)
-		err(EXIT_SYSTEM, "/bin/sh");
-	(void)close(fd[0]);
-	memset(&ign, 0, sizeof(ign));
-	ign.sa_handler = SIG_IGN;
-	(void)sigaction(SIGPIPE, &ign, &old);
-	while (off < ev->len) {
-		if ((w = write(fd[1], ev->p + off, ev->len - off)) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;	/* it stopped reading: its status tells */
-		}
-		off += (size_t)w;
-	}
-	(void)close(fd[1]);
-	(void)sigaction(SIGPIPE, &old, NULL);
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			err(EXIT_SYSTEM, "waitpid");
-	if (WIFEXITED(st))
-		return WEXITSTATUS(st);
-	return 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	event_close(ev, &(struct event_tail){ 0 });	/* the response's end */
 }

@@ -43,7 +43,7 @@
 #include "arcrecord.h"
 #include "arcstate.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
 #include "arcwords.h"
 #include "arcrules.h"
 #include "arcview.h"

@@ -5,9 +5,6 @@
  * builds them.  Every string lives in the caller's arena.
  */
 #include <err.h>
-#include <float.h>
-#include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,159 +13,8 @@
 #include "arc.h"
 #include "archook.h"
 
-/* ---- values as jq 1.6 writes them ---- */
-
-/*
- * A number as jq 1.6 prints it: the shortest digits that read back as the
- * same double, in plain notation unless the exponent is small or large
- * (jv_dtoa's g_fmt: 1e-05, 0.0001, 1e+17, 12345678901234567000).
- */
-static void
-jq_number(struct buf *b, const struct jval *v)
-{
-	char		 e[40], digits[24], *p, *x;
-	double		 d;
-	int		 prec, decpt, nd, i;
-
-	d = strtod(v->s, NULL);
-	if (isinf(d))
-		d = d < 0 ? -DBL_MAX : DBL_MAX;
-	for (prec = 1; prec <= 17; prec++) {
-		snprintf(e, sizeof(e), "%.*e", prec - 1, d);
-		if (strtod(e, NULL) == d)
-			break;
-	}
-	p = e;
-	if (*p == '-') {
-		buf_putc(b, '-');
-		p++;
-	}
-	for (nd = 0; *p != 'e' && *p != '\0' && nd < (int)sizeof(digits) - 1;
-	    p++)
-		if (*p != '.')
-			digits[nd++] = *p;
-	digits[nd] = '\0';
-	x = *p == 'e' ? p + 1 : p;
-	decpt = (int)strtol(x, NULL, 10) + 1;
-	while (nd > 1 && digits[nd - 1] == '0')
-		digits[--nd] = '\0';
-	if (d == 0) {
-		buf_putc(b, '0');
-		return;
-	}
-	if (decpt <= -4 || decpt > nd + 15) {
-		buf_putc(b, digits[0]);
-		if (nd > 1) {
-			buf_putc(b, '.');
-			buf_puts(b, digits + 1);
-		}
-		buf_printf(b, "e%c%02d", decpt - 1 < 0 ? '-' : '+',
-		    abs(decpt - 1));
-	} else if (decpt <= 0) {
-		buf_puts(b, "0.");
-		for (i = decpt; i < 0; i++)
-			buf_putc(b, '0');
-		buf_puts(b, digits);
-	} else if (decpt >= nd) {
-		buf_puts(b, digits);
-		for (i = nd; i < decpt; i++)
-			buf_putc(b, '0');
-	} else {
-		buf_put(b, digits, (size_t)decpt);
-		buf_putc(b, '.');
-		buf_puts(b, digits + decpt);
-	}
-}
-
-/* A string as jq writes it: DEL escaped too, other bytes as they are. */
-static void
-jq_string(struct buf *b, const char *s, size_t n)
-{
-	size_t i, from = 0;
-
-	buf_putc(b, '"');
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\')
-			continue;
-		buf_put(b, s + from, i - from);
-		from = i + 1;
-		switch (c) {
-		case '"': buf_puts(b, "\\\""); break;
-		case '\\': buf_puts(b, "\\\\"); break;
-		case '\b': buf_puts(b, "\\b"); break;
-		case '\f': buf_puts(b, "\\f"); break;
-		case '\n': buf_puts(b, "\\n"); break;
-		case '\r': buf_puts(b, "\\r"); break;
-		case '\t': buf_puts(b, "\\t"); break;
-		default: buf_printf(b, "\\u%04x", c); break;
-		}
-	}
-	buf_put(b, s + from, n - from);
-	buf_putc(b, '"');
-}
-
-static int
-member_cmp(const void *a, const void *b)
-{
-	const struct jmember	*x = *(const struct jmember *const *)a;
-	const struct jmember	*y = *(const struct jmember *const *)b;
-	size_t			 n = x->namelen < y->namelen ? x->namelen :
-				    y->namelen;
-	int			 c = memcmp(x->name, y->name, n);
-
-	if (c != 0)
-		return c;
-	return x->namelen < y->namelen ? -1 : x->namelen > y->namelen;
-}
-
-void
-hook_json(struct buf *b, const struct jval *v, bool sorted)
-{
-	const struct jmember	**m;
-	size_t			  i;
-
-	if (v == NULL) {	/* a member that is not there, as jq's null */
-		buf_puts(b, "null");
-		return;
-	}
-	switch (v->type) {
-	case J_NULL: buf_puts(b, "null"); return;
-	case J_FALSE: buf_puts(b, "false"); return;
-	case J_TRUE: buf_puts(b, "true"); return;
-	case J_NUMBER: jq_number(b, v); return;
-	case J_STRING: jq_string(b, v->s, v->len); return;
-	case J_ARRAY:
-		buf_putc(b, '[');
-		for (i = 0; i < v->n; i++) {
-			if (i)
-				buf_putc(b, ',');
-			hook_json(b, v->items[i], sorted);
-		}
-		buf_putc(b, ']');
-		return;
-	case J_OBJECT:
-		if ((m = calloc(v->n ? v->n : 1, sizeof(*m))) == NULL)
-			err(EXIT_SYSTEM, "calloc");
-		for (i = 0; i < v->n; i++)
-			m[i] = &v->members[i];
-		if (sorted)
-			qsort(m, v->n, sizeof(*m), member_cmp);
-		buf_putc(b, '{');
-		for (i = 0; i < v->n; i++) {
-			if (i)
-				buf_putc(b, ',');
-			jq_string(b, m[i]->name, m[i]->namelen);
-			buf_putc(b, ':');
-			hook_json(b, m[i]->value, sorted);
-		}
-		buf_putc(b, '}');
-		free(m);
-		return;
-	}
-}
-
-bool
+/* False if any object in v has two members of one name. */
+static bool
 hook_no_duplicates(const struct jval *v)
 {
 	size_t i;
@@ -189,40 +35,8 @@ hook_no_duplicates(const struct jval *v)
 
 /* ---- the payload ---- */
 
-/* Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), or 0. */
-static size_t
-utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	size_t	n = (size_t)(end - p), len, i;
-	unsigned char lo = 0x80, hi = 0xBF;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		len = 2;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		len = 3;
-		if (p[0] == 0xE0)
-			lo = 0xA0;
-		else if (p[0] == 0xED)
-			hi = 0x9F;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		len = 4;
-		if (p[0] == 0xF0)
-			lo = 0x90;
-		else if (p[0] == 0xF4)
-			hi = 0x8F;
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-	return len;
-}
-
 static const struct jval *payload_of(struct arena *, const char *, size_t);
+static size_t hook_values(const char *, size_t);
 
 const struct jval *
 hook_payload(struct arena *a, const char *s, size_t n, const char **why)
@@ -240,7 +54,8 @@ hook_payload(struct arena *a, const char *s, size_t n, const char **why)
 	return v;
 }
 
-size_t
+/* At most how many JSON values n bytes of JSON text can hold. */
+static size_t
 hook_values(const char *s, size_t n)
 {
 	size_t	 i, k = 1;
@@ -273,7 +88,7 @@ payload_of(struct arena *a, const char *s, size_t n)
 	size_t			 k;
 
 	while (p < end) {
-		if ((k = utf8_len(p, end)) == 0) {
+		if ((k = utf8_seq(p, end)) == 0) {
 			buf_put(&b, s, (size_t)((const char *)p - s));
 			break;
 		}
@@ -281,7 +96,7 @@ payload_of(struct arena *a, const char *s, size_t n)
 	}
 	if (b.p != NULL) {	/* ill-formed: each bad part one U+FFFD */
 		while (p < end) {
-			if ((k = utf8_len(p, end)) > 0) {
+			if ((k = utf8_seq(p, end)) > 0) {
 				buf_put(&b, p, k);
 				p += k;
 				continue;
@@ -289,7 +104,7 @@ payload_of(struct arena *a, const char *s, size_t n)
 			buf_puts(&b, "\xef\xbf\xbd");
 			/* a truncated sequence is one part */
 			for (p++; p < end && (*p & 0xC0) == 0x80 &&
-			    utf8_len(p, end) == 0; p++)
+			    utf8_seq(p, end) == 0; p++)
 				;
 		}
 		s = arena_alloc(a, b.len + 1);
@@ -356,7 +171,7 @@ hook_text(struct arena *a, const struct jval *v)
 		*o = '\0';
 		return s;
 	}
-	hook_json(&b, v, false);
+	json_write(&b, v, JSON_JQ);
 	s = keep(a, b.p, b.len);
 	buf_free(&b);
 	return s;
@@ -396,31 +211,20 @@ hook_line(struct arena *a, const struct jval *v)
 size_t
 hook_length(const char *s)
 {
-	size_t n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	return n;
+	return utf8_chars(s, strlen(s));
 }
 
 const char *
 hook_clip(struct arena *a, const char *s, size_t n)
 {
-	const char	*p;
-	char		*o;
-	size_t		 k = 0;
+	size_t	 len = strlen(s), keep;
+	char	*o;
 
-	if (n == 0 || hook_length(s) <= n)
+	if (n == 0 || (keep = utf8_cut(s, len, n)) == len)
 		return s;
-	/* n - 1 characters, then the ellipsis */
-	for (p = s; *p != '\0'; p++) {
-		if (((unsigned char)*p & 0xC0) != 0x80 && k++ == n - 1)
-			break;
-	}
-	o = arena_alloc(a, (size_t)(p - s) + 4);
-	memcpy(o, s, (size_t)(p - s));
-	memcpy(o + (p - s), "\xe2\x80\xa6", 4);
+	o = arena_alloc(a, keep + sizeof(UTF8_CUT));
+	memcpy(o, s, keep);
+	memcpy(o + keep, UTF8_CUT, sizeof(UTF8_CUT));
 	return o;
 }
 

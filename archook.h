@@ -62,8 +62,6 @@ struct hook_who {
  */
 const struct jval *hook_payload(struct arena *, const char *, size_t,
 		    const char **why);
-/* At most how many JSON values n bytes of JSON text can hold. */
-size_t		 hook_values(const char *, size_t);
 
 /* ---- texts, as the adapters' jq made them ---- */
 /* A string as it is, null as "", anything else as jq's tojson; no NUL. */
@@ -80,8 +78,6 @@ const char	*hook_or_else(struct arena *, const struct jval *,
 size_t		 hook_length(const char *);	/* in characters */
 const char	*hook_printf(struct arena *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
-/* A value as jq 1.6's tojson writes it; sorted: its keys sorted (canon). */
-void		 hook_json(struct buf *, const struct jval *, bool sorted);	/* NULL: null */
 /* The start of the SHA-256 of s, 16 hex digits. */
 const char	*hook_sha16(struct arena *, const char *);
 /* s if it is 1 to max of [A-Za-z0-9._-] and no hash; else its hook_sha16. */
@@ -90,8 +86,6 @@ const char	*hook_plain(struct arena *, size_t max, const char *);
 const char	*hook_session(struct arena *, const char *);
 /* The project a cwd is in: its last name, "/" for the root; "" none. */
 const char	*hook_project(struct arena *, const char *cwd);
-/* False if any object in v has two members of one name. */
-bool		 hook_no_duplicates(const struct jval *);
 
 /* ---- the events ---- */
 /*

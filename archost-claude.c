@@ -59,7 +59,7 @@ canon(struct map *m, const struct jval *v)
 	struct buf	 b = { 0 };
 	const char	*s;
 
-	hook_json(&b, v, true);
+	json_write(&b, v, JSON_JQ | JSON_SORTED);
 	s = hook_printf(m->a, "%s", b.p);
 	buf_free(&b);
 	return s;
@@ -117,11 +117,11 @@ call_of(struct map *m)
 	buf_puts(&b, "{\"tool_input\":");
 	if (in != NULL && in->type == J_OBJECT) {
 		o = without(m, in, answered);
-		hook_json(&b, &o, true);
+		json_write(&b, &o, JSON_JQ | JSON_SORTED);
 	} else
-		hook_json(&b, in, true);
+		json_write(&b, in, JSON_JQ | JSON_SORTED);
 	buf_puts(&b, ",\"tool_name\":");
-	hook_json(&b, name, true);
+	json_write(&b, name, JSON_JQ | JSON_SORTED);
 	buf_putc(&b, '}');
 	s = hook_sha16(m->a, b.p);
 	buf_free(&b);
@@ -141,7 +141,7 @@ elicit_of(struct map *m)
 	for (i = 0; i < 3; i++) {
 		const struct jval *v = json_get(m->p, names[i]);
 		buf_printf(&b, "%s\"%s\":", i ? "," : "", names[i]);
-		hook_json(&b, v, true);
+		json_write(&b, v, JSON_JQ | JSON_SORTED);
 	}
 	buf_putc(&b, '}');
 	s = hook_sha16(m->a, b.p);
@@ -229,7 +229,7 @@ also(struct map *m, struct buf *b, const struct jval *in,
 	if (in->type != J_OBJECT || (o = without(m, in, shown)).n == 0)
 		return;
 	buf_puts(b, "Also: ");
-	hook_json(b, &o, true);
+	json_write(b, &o, JSON_JQ | JSON_SORTED);
 	buf_putc(b, '\n');
 }
 
@@ -363,7 +363,7 @@ suggestion(struct map *m, struct buf *b, const struct jval *s)
 	if (ok && !has_control(w.p))
 		buf_put(b, w.p, w.len);
 	else
-		hook_json(b, s, true);
+		json_write(b, s, JSON_JQ | JSON_SORTED);
 	buf_free(&w);
 }
 
@@ -470,11 +470,11 @@ action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
 		if (*src != '\0')
 			buf_printf(b, " (%s)", hook_line_of(m->a, src));
 		buf_printf(b, ", tool %s, with:\n", hook_line_of(m->a, t));
-		hook_json(b, in, false);
+		json_write(b, in, JSON_JQ);
 		return "Permission to use an MCP tool";
 	}
 	buf_printf(b, "%s: ", shown_name(m, json_get(m->p, "tool_name")));
-	hook_json(b, in, false);
+	json_write(b, in, JSON_JQ);
 	return "Permission to use a tool";
 }
 
@@ -757,7 +757,7 @@ stop(struct map *m, struct hook_plan *pl)
 		num.type = J_NUMBER;
 		num.s = hook_printf(m->a, "%.17g", n);
 		buf_puts(&b, "\n(");
-		hook_json(&b, &num, false);
+		json_write(&b, &num, JSON_JQ);
 		buf_puts(&b, " background task(s) still running)");
 	}
 	r->message = hook_printf(m->a, "%s", b.p);
@@ -887,7 +887,7 @@ permission_reply(struct buf *b, const struct jval *p, const char *cid,
 		const struct jval *s = json_get(p, "permission_suggestions");
 		buf_puts(b, "{\"behavior\":\"allow\",\"updatedPermissions\":");
 		if (s != NULL)
-			hook_json(b, s, false);
+			json_write(b, s, JSON_JQ);
 		else
 			buf_puts(b, "null");
 		buf_putc(b, '}');
@@ -955,9 +955,9 @@ ask_reply(struct buf *b, struct arena *a, const struct jval *p,
 		if (!first)
 			buf_putc(&ans, ',');
 		first = false;
-		hook_json(&ans, json_get(q, "question"), false);
+		json_write(&ans, json_get(q, "question"), JSON_JQ);
 		buf_putc(&ans, ':');
-		hook_json(&ans, label, false);
+		json_write(&ans, label, JSON_JQ);
 	}
 	buf_putc(&ans, '}');
 	buf_puts(b, "{\"hookSpecificOutput\":{\"hookEventName\":"
@@ -969,13 +969,13 @@ ask_reply(struct buf *b, struct arena *a, const struct jval *p,
 		if (!first)
 			buf_putc(b, ',');
 		first = false;
-		hook_json(b, &(struct jval){ .type = J_STRING, .s = mb->name,
-		    .len = mb->namelen }, false);
+		json_write(b, &(struct jval){ .type = J_STRING, .s = mb->name,
+		    .len = mb->namelen }, JSON_JQ);
 		buf_putc(b, ':');
 		if (named(mb, "answers"))
 			buf_put(b, ans.p, ans.len);
 		else
-			hook_json(b, mb->value, false);
+			json_write(b, mb->value, JSON_JQ);
 	}
 	if (json_get(in, "answers") == NULL) {
 		buf_puts(b, first ? "\"answers\":" : ",\"answers\":");

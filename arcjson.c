@@ -44,41 +44,6 @@ skip_ws(struct parser *ps)
 		ps->p++;
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), or 0.
- * Surrogates (ED A0..BF) and overlong forms are ill-formed.
- */
-static size_t
-utf8_seq(const unsigned char *p, const unsigned char *end)
-{
-	unsigned char	c = p[0];
-	size_t		avail = (size_t)(end - p);
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return avail >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		unsigned char lo = 0x80, hi = 0xBF;
-		if (c == 0xE0)
-			lo = 0xA0;
-		if (c == 0xED)
-			hi = 0x9F;
-		return avail >= 3 && p[1] >= lo && p[1] <= hi &&
-		    (p[2] & 0xC0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		unsigned char lo = 0x80, hi = 0xBF;
-		if (c == 0xF0)
-			lo = 0x90;
-		if (c == 0xF4)
-			hi = 0x8F;
-		return avail >= 4 && p[1] >= lo && p[1] <= hi &&
-		    (p[2] & 0xC0) == 0x80 && (p[3] & 0xC0) == 0x80 ? 4 : 0;
-	}
-	return 0;
-}
-
 static int
 hex4(const unsigned char *p, const unsigned char *end, unsigned *out)
 {
@@ -101,31 +66,6 @@ hex4(const unsigned char *p, const unsigned char *end, unsigned *out)
 	}
 	*out = v;
 	return 1;
-}
-
-static size_t
-utf8_put(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xC0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3F));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xE0 | cp >> 12);
-		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-		o[2] = (char)(0x80 | (cp & 0x3F));
-		return 3;
-	}
-	o[0] = (char)(0xF0 | cp >> 18);
-	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-	o[3] = (char)(0x80 | (cp & 0x3F));
-	return 4;
 }
 
 /* GCC's portable vectors: SSE2 on x86-64, NEON on arm64, scalar elsewhere. */
@@ -889,31 +829,6 @@ white_space(unsigned cp)
 	    cp == 0xA0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) ||
 	    cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
 	    cp == 0x3000;
-}
-
-/* Decodes one code point of well-formed UTF-8 (as parsed) and advances. */
-unsigned
-utf8_next(const unsigned char **pp)
-{
-	const unsigned char *p = *pp;
-	unsigned cp;
-
-	if (p[0] < 0x80) {
-		cp = p[0];
-		*pp += 1;
-	} else if (p[0] < 0xE0) {
-		cp = (unsigned)(p[0] & 0x1F) << 6 | (p[1] & 0x3F);
-		*pp += 2;
-	} else if (p[0] < 0xF0) {
-		cp = (unsigned)(p[0] & 0x0F) << 12 | (unsigned)(p[1] & 0x3F) << 6 |
-		    (p[2] & 0x3F);
-		*pp += 3;
-	} else {
-		cp = (unsigned)(p[0] & 0x07) << 18 | (unsigned)(p[1] & 0x3F) << 12 |
-		    (unsigned)(p[2] & 0x3F) << 6 | (p[3] & 0x3F);
-		*pp += 4;
-	}
-	return cp;
 }
 
 bool

@@ -25,7 +25,7 @@
 
 /* ---- the frame ---- */
 
-void
+static void
 log_seal(struct buf *b, size_t start)
 {
 	uint32_t crc = crc32c(b->p + start, b->len - start);

@@ -20,8 +20,6 @@
 #define LOG_MAGIC_LEN	(sizeof(LOG_MAGIC) - 1)
 #define LOG_HEADER_V1	"{\"arc_journal\":1}"
 
-/* The frame: the CRC-32C member and the newline, from start to the end. */
-void		 log_seal(struct buf *, size_t start);
 bool		 log_frame_ok(const char *, size_t);
 /* Whether another byte at the offset given would make the frame sound. */
 bool		 log_frame_mended(const char *, size_t, size_t);

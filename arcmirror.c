@@ -24,7 +24,7 @@
 #include "arcstate.h"
 #include "arcrules.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
 #include "arcmirror.h"
 
 /* A mirror line holds two records of an event: each may escape it 6-fold. */

@@ -4,7 +4,7 @@
 #ifndef ARCMIRROR_H
 #define ARCMIRROR_H
 
-#include "arccmd.h"
+#include "arcfilter.h"
 
 int	mirror_main(struct applier *, const char *route, int, char **);
 

@@ -9,8 +9,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include "arc.h"
 #include "arcnarrow.h"
 
 /* Landlock ABI 3 (Linux 6.2); Debian 12's headers are 6.1's. */
@@ -36,7 +38,12 @@ write_rights(long abi)
 	return r;
 }
 
-bool
+/*
+ * Writes only beneath dirs (n of them; a missing one is left out).  false,
+ * with a word on standard error, where the kernel has no Landlock: the
+ * program goes on unnarrowed.
+ */
+static bool
 narrow_writes(const char *const *dirs, size_t n)
 {
 	struct landlock_ruleset_attr	 attr = { 0 };
@@ -77,4 +84,16 @@ narrow_writes(const char *const *dirs, size_t n)
 	}
 	(void)close(rs);
 	return true;
+}
+
+bool
+narrow_writes_beside(const char *path)
+{
+	char		*dir = parent_of(path);
+	const char	*dirs[] = { dir };
+	bool		 ok;
+
+	ok = narrow_writes(dirs, 1);
+	free(dir);
+	return ok;
 }

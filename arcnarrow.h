@@ -12,10 +12,10 @@
 #include <stddef.h>
 
 /*
- * Writes only beneath dirs (n of them; a missing one is left out).  false,
+ * Writes only beneath the folder that holds path (a journal's).  false,
  * with a word on standard error, where the kernel has no Landlock: the
  * program goes on unnarrowed.
  */
-bool	narrow_writes(const char *const *dirs, size_t n);
+bool	narrow_writes_beside(const char *path);
 
 #endif /* ARCNARROW_H */

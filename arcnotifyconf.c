@@ -31,7 +31,7 @@ static const char *const prio_names[] = { "low", "normal", "high",
     "critical" };
 static const char *const sink_names[] = { "desktop", "tmux", "exec" };
 
-int
+static int
 conf_priority(const char *s)
 {
 	int	i;
@@ -241,7 +241,7 @@ bad:
 	return false;
 }
 
-bool
+static bool
 conf_parse(struct conf *c, FILE *fp, const char *name)
 {
 	char	 line[CONF_LINE_MAX], *w[WORDS_MAX], *rest;

@@ -47,7 +47,6 @@ struct conf_subject {
 /* The file given, else $XDG_CONFIG_HOME/arc/notify.conf, else defaults. */
 bool		 conf_load(struct conf *, const char *path);
 void		 conf_free(struct conf *);
-bool		 conf_parse(struct conf *, FILE *, const char *name);
 /* The last rule for the sink that matches, if it notifies; else NULL. */
 const struct rule *conf_match(const struct conf *, const struct conf_subject *,
 		    enum sink);
@@ -56,6 +55,5 @@ bool		 conf_tmux(const struct conf *);
 bool		 conf_quiet(const struct conf *, const char *priority,
 		    int minutes);
 void		 conf_print(const struct conf *, FILE *);
-int		 conf_priority(const char *);	/* -1 unknown */
 
 #endif /* ARCNOTIFYCONF_H */

@@ -36,7 +36,8 @@
 
 #define SETTING_MAX	1024
 
-bool
+/* The words of a setting (arc-web(8)); false for any other word. */
+static bool
 offdevice_parse(const char *s, struct offdevice *p)
 {
 	static const char blanks[] = " \t\r\n,";

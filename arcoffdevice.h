@@ -22,8 +22,6 @@ struct offdevice {
  * cannot be read or is not well formed: the caller sends nothing.
  */
 bool	offdevice_read(const char *journal, struct offdevice *);
-/* The words of a setting (arc-web(8)); false for any other word. */
-bool	offdevice_parse(const char *, struct offdevice *);
 /*
  * Blanks in the records what does not leave.  Returns false when the
  * question's text is withheld: then q must not leave at all (no digest,

@@ -24,7 +24,7 @@
 #include "arcrecord.h"
 #include "arcstate.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
 #include "arcwords.h"
 #include "arcbind.h"
 #include "arctmux.h"
@@ -577,17 +577,6 @@ show_question(struct person *p, const char *key, const struct rec *q,
 	buf_free(&b);
 }
 
-static size_t
-codepoints(const char *s, size_t n)
-{
-	size_t i, k = 0;
-
-	for (i = 0; i < n; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			k++;
-	return k;
-}
-
 /* Enter at the prompt: true with an answer to send, else a note. */
 static bool
 accept(struct person *p, const struct jval *choices, size_t max,
@@ -605,7 +594,7 @@ accept(struct person *p, const struct jval *choices, size_t max,
 			    "one, or Ctrl-D to leave.");
 			return false;
 		}
-		if ((k = codepoints(s, n)) > max) {
+		if ((k = utf8_chars(s, n)) > max) {
 			buf_printf(&p->note, "That is %zu characters; %zu at "
 			    "most.", k, max);
 			return false;

@@ -66,7 +66,7 @@ path_pop(struct path *p)
 	p->depth--;
 }
 
-void
+static void
 path_format(const struct path *p, struct buf *b)
 {
 	int	 i;

@@ -37,7 +37,6 @@ struct path {
 void	path_push_name(struct path *, const char *, size_t);
 void	path_push_index(struct path *, size_t);
 void	path_pop(struct path *);
-void	path_format(const struct path *, struct buf *);	/* RFC 6901 */
 
 struct problem {
 	enum arc_code	 code;

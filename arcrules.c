@@ -1,5 +1,5 @@
 /*
- * ARC 0.2's rules, to be read beside spec/arc-0.2-seed.txt: what each of
+ * ARC 0.2's rules, to be read beside arc(7) (Events, Answers): what each of
  * the four event types does to the condition under its key (created and
  * updated replace what a person sees, a question's answer specification
  * carrying over; resolved withdraws its question), the answer rules in the
@@ -80,7 +80,7 @@ event_read(struct arena *a, const struct jval *root, struct event *ev)
 	buf_put(&b, ev->event_id.p, ev->event_id.n);
 	sha256_hex(b.p, b.len, ev->ident);
 	b.len = 0;
-	canonical_value(&b, root);
+	json_write(&b, root, JSON_CANONICAL);
 	sha256_hex(b.p, b.len, ev->hash);
 	buf_free(&b);
 

@@ -23,7 +23,7 @@
 #include "arcjournal.h"
 #include "arcbell.h"
 #include "arcwaiter.h"
-#include "arccmd.h"
+#include "arcfilter.h"
 #include "arcsettle.h"
 
 enum marked { MARKED, NOT_MARKED, MARK_FAILED };

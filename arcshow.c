@@ -17,7 +17,7 @@
 #include "arcstate.h"
 #include "arcarchive.h"
 #include "arcjournal.h"
-#include "arccmd.h"
+#include "arcfilter.h"
 #include "arcwords.h"
 #include "arcbind.h"
 #include "arcview.h"

@@ -52,39 +52,6 @@ invisible(unsigned c)
 	return false;
 }
 
-/* The code point at s[0..n), its length in *len; 0 with *len 0: not UTF-8. */
-static unsigned
-decode(const unsigned char *s, size_t n, size_t *len)
-{
-	unsigned	 c, min;
-	size_t		 k, i;
-
-	*len = 0;
-	if (s[0] < 0x80) {
-		*len = 1;
-		return s[0];
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		k = 2, c = s[0] & 0x1f, min = 0x80;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		k = 3, c = s[0] & 0x0f, min = 0x800;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		k = 4, c = s[0] & 0x07, min = 0x10000;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*len = k;
-	return c;
-}
-
 void
 term_safe(struct buf *b, const char *s, size_t n)
 {
@@ -93,7 +60,7 @@ term_safe(struct buf *b, const char *s, size_t n)
 	unsigned		 c;
 
 	while (i < n) {
-		c = decode(p + i, n - i, &len);
+		c = utf8_decode(p + i, n - i, &len);
 		if (len == 0) {
 			buf_printf(b, "\\x%02x", p[i]);
 			i++;
@@ -145,7 +112,7 @@ term_width(const char *s, size_t n)
 			i++;
 			continue;
 		}
-		c = decode(p + i, n - i, &len);
+		c = utf8_decode(p + i, n - i, &len);
 		if (len == 0) {
 			w++;
 			i++;
@@ -158,7 +125,7 @@ term_width(const char *s, size_t n)
 	return w;
 }
 
-/* Safe text (ours, or term_safe()'s) cut to cols columns; "..." marks a cut. */
+/* Safe text (ours, or term_safe()'s) cut to cols columns, UTF8_CUT at a cut. */
 void
 term_cut(struct buf *out, const char *s, size_t n, size_t cols)
 {
@@ -169,17 +136,15 @@ term_cut(struct buf *out, const char *s, size_t n, size_t cols)
 		return;
 	}
 	while (i < n) {
-		(void)decode((const unsigned char *)s + i, n - i, &len);
-		if (len == 0)
-			len = 1;
+		len = utf8_char(s + i, n - i);
 		cw = term_width(s + i, len);
-		if (w + cw + 3 > cols)
+		if (w + cw + 1 > cols)	/* room for the mark, one column */
 			break;
 		buf_put(out, s + i, len);
 		w += cw;
 		i += len;
 	}
-	buf_puts(out, cols >= 3 ? "..." : "");
+	buf_puts(out, cols >= 1 ? UTF8_CUT : "");
 }
 
 void

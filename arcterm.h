@@ -56,7 +56,7 @@ void		 tty_done(struct tty *, const struct buf *);
 
 /* Display columns of text that term_safe() wrote. */
 size_t		 term_width(const char *, size_t);
-/* Safe text cut to at most cols columns ("..." marks a cut). */
+/* Safe text cut to at most cols columns (UTF8_CUT marks a cut). */
 void		 term_cut(struct buf *, const char *, size_t, size_t cols);
 /* Producer text made safe, then cut. */
 void		 term_fit(struct buf *, const char *, size_t, size_t cols);

@@ -1,5 +1,6 @@
 /*
- * The rules of ARC 0.2 (spec/ARC-0.2-fields.md), checked on a parsed line.
+ * The rules of ARC 0.2 (arc(7), and schemas/arc-0.2.schema.json for the
+ * fields and their limits), checked on a parsed line.
  * Every problem of a line is collected, each with the JSON Pointer of the
  * member at fault; no message ever quotes a value from the event.
  */

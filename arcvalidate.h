@@ -1,6 +1,6 @@
 /*
- * The contract's event rules (arcvalidate.c): every rule of
- * spec/ARC-0.2-fields.md checked on one line, every problem collected.
+ * The contract's event rules (arcvalidate.c): every field rule of ARC 0.2
+ * (arc(7), schemas/) checked on one line, every problem collected.
  */
 #ifndef ARCVALIDATE_H
 #define ARCVALIDATE_H

@@ -43,7 +43,6 @@
 
 #define MARK_OPEN	"\xe2\x9f\xa8"	/* ⟨ */
 #define MARK_CLOSE	"\xe2\x9f\xa9"	/* ⟩ */
-#define ELLIPSIS	"\xe2\x80\xa6"	/* … */
 
 /* ---- the one rule for producer text ---- */
 
@@ -63,44 +62,6 @@ blank_at(const unsigned char *s, size_t n)
 	if (n >= 3 && s[0] == 0xe3 && s[1] == 0x80 && s[2] == 0x80)
 		return 3;
 	return 0;
-}
-
-/* Bytes of the character at s (1 for a byte that is not UTF-8). */
-static size_t
-char_len(const unsigned char *s, size_t n)
-{
-	size_t k = s[0] < 0xc0 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	size_t i;
-
-	if (k > n)
-		return 1;
-	for (i = 1; i < k; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 1;
-	return k;
-}
-
-static size_t
-chars_of(const char *s, size_t n)
-{
-	size_t i = 0, k = 0;
-
-	while (i < n) {
-		i += char_len((const unsigned char *)s + i, n - i);
-		k++;
-	}
-	return k;
-}
-
-/* The byte offset of character number chars in s. */
-static size_t
-offset_of(const char *s, size_t n, size_t chars)
-{
-	size_t i = 0;
-
-	while (i < n && chars-- > 0)
-		i += char_len((const unsigned char *)s + i, n - i);
-	return i;
 }
 
 /* How lines go on: a command's continuation, blank lines pending. */
@@ -127,7 +88,7 @@ put_run(struct buf *b, const char *s, size_t n)
 		else if (blanks > 0)
 			buf_put(b, s + at, i - at);
 		for (at = i; i < n && blank_at(p + i, n - i) == 0; )
-			i += char_len(p + i, n - i);
+			i += utf8_char(s + i, n - i);
 		term_safe(b, s + at, i - at);
 	}
 }
@@ -246,20 +207,20 @@ view_safe(struct buf *b, const char *s, size_t n, size_t max, bool lines)
 	}
 	if (!lines)
 		sh.at_start = false;
-	chars = chars_of(s, n);
+	chars = utf8_chars(s, n);
 	if (max > 0 && chars > max) {
 		head = max - max / 4;
 		tail = max / 4;
-		h = offset_of(s, n, head);
-		t = offset_of(s, n, chars - tail);
+		h = utf8_offset(s, n, head);
+		t = utf8_offset(s, n, chars - tail);
 		shape_piece(b, &sh, s, h);
 		if (sh.at_start && sh.lines) {
 			flush_blank_lines(b, &sh);
 			new_line(b, &sh);
 			sh.at_start = false;
 		}
-		buf_printf(b, ELLIPSIS MARK_OPEN "%zu characters cut" MARK_CLOSE
-		    ELLIPSIS, chars - head - tail);
+		buf_printf(b, UTF8_CUT MARK_OPEN "%zu characters cut" MARK_CLOSE
+		    UTF8_CUT, chars - head - tail);
 		shape_piece(b, &sh, s + t, n - t);
 	} else {
 		shape_piece(b, &sh, s, n);
@@ -281,6 +242,7 @@ view_html(struct buf *b, struct sv v)
 		case '>': buf_puts(b, "&gt;"); break;
 		case '"': buf_puts(b, "&quot;"); break;
 		case '\'': buf_puts(b, "&#39;"); break;
+		case '\0': break;
 		default: buf_putc(b, v.p[i]); break;
 		}
 }
@@ -466,7 +428,7 @@ view_answerable(const struct view *v)
 size_t
 view_chars(const char *s, size_t n)
 {
-	return chars_of(s, n);
+	return utf8_chars(s, n);
 }
 
 size_t
@@ -485,7 +447,7 @@ view_room(const struct view *v, size_t chars, size_t lines)
 		}
 		if (k++ == chars)	/* a first line too long: cut in it */
 			return line_end > 0 ? line_end : i;
-		i += char_len((const unsigned char *)s + i, n - i);
+		i += utf8_char(s + i, n - i);
 	}
 	return n;
 }

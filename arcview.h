@@ -110,7 +110,7 @@ bool	view_refuses(const struct view_choice *);
  * "> " as its own; without, a line break is escaped like any control.
  */
 void	view_safe(struct buf *, const char *, size_t, size_t max, bool lines);
-/* Safe text for HTML and desktop markup: & < > " ' as entities. */
+/* Text for HTML and desktop markup: & < > " ' as entities, NUL dropped. */
 void	view_html(struct buf *, struct sv);
 /* The view as JSON (the exec sink's): safe text, JSON-escaped. */
 void	view_json(struct buf *, const struct view *, const char *now);

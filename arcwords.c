@@ -15,7 +15,7 @@
 
 /* ---- time for a person ---- */
 
-bool
+static bool
 seconds_until(const char *until, const char *now, int64_t *s)
 {
 	struct arc_instant a, b;
@@ -62,7 +62,7 @@ unit(char *out, size_t n, long long v, const char *name)
 }
 
 /* Two units at most: a person reads "1 hour 20 minutes", not seconds. */
-void
+static void
 duration_words(char *out, size_t n, int64_t s)
 {
 	if (n == 0)

@@ -18,12 +18,8 @@
 #define NOTICE_SECONDS	(24 * 3600)
 
 /* ---- time for a person ---- */
-/* Seconds from now until an instant (negative: ago); false if unreadable. */
-bool	seconds_until(const char *until, const char *now, int64_t *);
 /* "45s", "12m", "3h20m", "2d": how long until an instant. */
 void	time_left(char *, size_t, const char *until, const char *now);
-/* "45 seconds", "4 minutes", "1 hour 20 minutes", "2 days 3 hours". */
-void	duration_words(char *, size_t, int64_t seconds);
 /*
  * A question's state in words, such as "waiting for an answer, 4 minutes
  * left" or "expired 4 minutes ago"; status is condition_qstatus()'s.

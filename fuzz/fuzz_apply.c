@@ -13,7 +13,7 @@
 #include "../arc.h"
 #include "../arcstate.h"
 #include "../arcjournal.h"
-#include "../arccmd.h"
+#include "../arcfilter.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

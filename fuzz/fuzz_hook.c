@@ -89,8 +89,8 @@ whole(struct arena *a, const struct jval *in, const char *msg)
 		if (mb->namelen == 11 && memcmp(mb->name, "replace_all", 11) ==
 		    0)
 			continue;
-		hook_json(&j, v, false);
-		hook_json(&k, v, true);
+		json_write(&j, v, JSON_JQ);
+		json_write(&k, v, JSON_JQ | JSON_SORTED);
 		if (has(msg, j.p) || has(msg, k.p))
 			continue;
 		if (v->type == J_STRING) {

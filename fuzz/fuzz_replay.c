@@ -28,7 +28,7 @@
 #include "../arcrecord.h"
 #include "../arcstate.h"
 #include "../arcjournal.h"
-#include "../arccmd.h"
+#include "../arcfilter.h"
 #include "scratch.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);

@@ -19,7 +19,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	arena_reset(&arena);
 	if (arc_validate_line(&arena, (const char *)data, size, &pr, &root))
-		canonical_value(&b, root);
+		json_write(&b, root, JSON_CANONICAL);
 	buf_free(&b);
 	problems_clear(&pr);
 	return 0;

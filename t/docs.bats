@@ -177,6 +177,26 @@ words() {
 	grep -qE '^demo:.*arc-validate' <<<"$output"
 }
 
+@test "make check and make install install nothing: each names what is missing and stops; make deps installs it" {
+	run make -s -n -C "$TOP" check
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"apt-get update"* ]]
+	run make -s -n -C "$TOP" install PREFIX="$BATS_TEST_TMPDIR/usr"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"apt-get update"* ]]
+	run --separate-stderr make -s -C "$TOP" need-check \
+	    DEBS_CHECK="bats arc-no-such-package"
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "make check needs these Debian packages: arc-no-such-package" ]
+	[[ "${stderr_lines[1]}" == "make deps-check installs them"* ]]
+	run --separate-stderr make -s -C "$TOP" need-build \
+	    DEBS_BUILD="arc-no-such-package"
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "make install needs these Debian packages: arc-no-such-package" ]
+	run make -s -n -C "$TOP" deps
+	[[ "$output" == *"apt-get update"* ]]
+}
+
 @test "arc-apply --salvage: the usage, the page and the program agree that -j is optional (the usual journal)" {
 	arc-apply --help | grep -qxF '       arc-apply [-j journal] --salvage new-journal'
 	mandoc -Tascii "$TOP/man/arc-apply.1" | col -bx |

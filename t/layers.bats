@@ -10,7 +10,7 @@ setup() {
 	arc_setup 2>/dev/null || export ARC_JOURNAL="$BATS_TEST_TMPDIR/state/journal"
 	W="$BATS_TEST_TMPDIR/tree"
 	mkdir -p "$W/t"
-	cp "$TOP"/*.c "$TOP"/*.h "$TOP"/*.o "$W/"
+	cp "$TOP"/*.c "$TOP"/*.h "$TOP"/*.o "$TOP/Makefile" "$TOP/README" "$W/"
 	cp "$TOP/t/layers" "$W/t/"
 }
 
@@ -92,4 +92,15 @@ cc_one() { # FILE: rebuilt by the Makefile's own rule, warnings off
 		[[ " $surfaces " == *" $f "* ]]
 		[ -f "$TOP/$f" ]
 	done
+}
+
+@test "the map cannot drift: a room the README's map or the Makefile leaves out, or a file the map names that is gone, fails the check" {
+	sed -i 's/ arcutf8\.c (the one reader/ (the one reader/' "$W/README"
+	sed -i 's/ arcbell\.o / /' "$W/Makefile"
+	sed -i 's/arcnarrow\.c (a program/arcnarrow.c arcgone.c (a program/' "$W/README"
+	run "$W/t/layers"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"README: the map does not name arcutf8.c"* ]]
+	[[ "$output" == *"Makefile: arcbell.c is not in OBJS, NOTIFY_OBJS or HEADERS"* ]]
+	[[ "$output" == *"README: the map names arcgone.c, which the tree does not hold"* ]]
 }

@@ -137,8 +137,8 @@ check() {
 	run grep -nE '(strto[a-z]+|ato[if]|sscanf) *\( *optarg' ./*.c
 	[ -z "$output" ] || { echo "parsed by hand: $output"; false; }
 	# the wrappers call the one parser
-	grep -A12 '^duration_arg(' arcfilter.c | grep -q 'parse_duration_ms('
-	grep -A25 '^time_arg(' arcfilter.c | grep -qE 'parse_duration(_ms)?\(|duration_arg\('
+	grep -A12 '^duration_arg(' arcusage.c | grep -q 'parse_duration_ms('
+	grep -A25 '^time_arg(' arcusage.c | grep -qE 'parse_duration(_ms)?\(|duration_arg\('
 	grep -A12 '^parse_duration(' arctime.c | grep -q 'parse_duration_ms('
 	# the grammar (its units) lives in arctime.c alone
 	run grep -lE "604800|\* 7 \* 24|'w'.*7" ./*.c

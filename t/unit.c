@@ -76,7 +76,7 @@ canon(const char *in, const char *want, const char *what)
 		arena_free(&a);
 		return;
 	}
-	canonical_value(&b, v);
+	json_write(&b, v, JSON_CANONICAL);
 	buf_putc(&b, '\0');
 	check(strcmp(b.p, want) == 0, "canonical JSON: %s", what);
 	if (strcmp(b.p, want) != 0)
@@ -157,6 +157,55 @@ durations(void)
 	check(parse_duration_ms("1m1.5s") == 61500, "1m1.5s is 61500 ms");
 }
 
+/* ---- UTF-8 (arcutf8.c), against the Unicode Standard's Table 3-7 ---- */
+
+static void
+seq_is(const char *s, size_t want, const char *what)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	check(utf8_seq(p, p + strlen(s)) == want, "UTF-8: %s", what);
+}
+
+static void
+utf8(void)
+{
+	const char	*mixed = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+	char		 o[4];
+	size_t		 len;
+
+	seq_is("A", 1, "ASCII is one byte");
+	seq_is("\xc2\x80", 2, "U+0080, the first two-byte form");
+	seq_is("\xc1\xbf", 0, "an overlong two-byte form (C1) is ill-formed");
+	seq_is("\xe0\x9f\xbf", 0,
+	    "an overlong three-byte form (E0 9F) is ill-formed");
+	seq_is("\xe0\xa0\x80", 3, "U+0800, the first three-byte form");
+	seq_is("\xed\x9f\xbf", 3, "U+D7FF, the last before the surrogates");
+	seq_is("\xed\xa0\x80", 0, "a surrogate (ED A0) is ill-formed");
+	seq_is("\xf0\x8f\xbf\xbf", 0,
+	    "an overlong four-byte form (F0 8F) is ill-formed");
+	seq_is("\xf4\x8f\xbf\xbf", 4, "U+10FFFF, the last code point");
+	seq_is("\xf4\x90\x80\x80", 0, "past U+10FFFF (F4 90) is ill-formed");
+	seq_is("\xf8\x88\x80\x80", 0, "F8 leads nothing");
+	seq_is("\xe2\x82", 0, "a sequence cut short is ill-formed");
+	check(utf8_decode((const unsigned char *)"\xf0\x9f\x98\x80", 4,
+	    &len) == 0x1F600 && len == 4, "UTF-8: U+1F600 decodes from 4 bytes");
+	check(utf8_put(o, 0x20AC) == 3 && memcmp(o, "\xe2\x82\xac", 3) == 0,
+	    "UTF-8: U+20AC encodes as E2 82 AC");
+	check(utf8_chars(mixed, strlen(mixed)) == 4,
+	    "UTF-8: one, two, three and four bytes are four characters");
+	check(utf8_chars("\xe2\x82" "a\xff", 4) == 4,
+	    "UTF-8: each byte of an ill-formed part is a character");
+	check(utf8_offset(mixed, strlen(mixed), 2) == 3 &&
+	    utf8_offset(mixed, strlen(mixed), 9) == strlen(mixed),
+	    "UTF-8: the offset of a character, or the end");
+	check(utf8_cut(mixed, strlen(mixed), 4) == strlen(mixed),
+	    "UTF-8: text that fits is kept whole");
+	check(utf8_cut(mixed, strlen(mixed), 3) == 3,
+	    "UTF-8: a cut to 3 keeps 2 characters, room for the mark");
+	check(utf8_cut(mixed, strlen(mixed), 0) == 0, "UTF-8: a cut to none");
+}
+
 /* ---- safe text and the cut at a character (arcterm.c) ---- */
 
 static void
@@ -178,7 +227,7 @@ text(void)
 	struct buf	 b = { 0 };
 	const char	*eur = "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac"
 			    "\xe2\x82\xac\xe2\x82\xac";	/* six euro signs */
-	size_t		 cols;
+	size_t		 cols, len;
 	bool		 whole = true;
 
 	safe_is("a\x1b[31mb", 7, "a\\x1b[31mb", "ESC is shown as \\x1b");
@@ -195,11 +244,13 @@ text(void)
 		term_cut(&b, eur, strlen(eur), cols);
 		buf_putc(&b, '\0');
 		/* what is left before the mark is whole euro signs */
-		if (b.len < 4 || strcmp(b.p + b.len - 4, "...") != 0 ||
-		    (b.len - 4) % 3 != 0 || term_width(b.p, b.len - 1) > cols)
+		len = strlen(b.p);
+		if (len < 3 || strcmp(b.p + len - 3, UTF8_CUT) != 0 ||
+		    (len - 3) % 3 != 0 || term_width(b.p, len) > cols)
 			whole = false;
 	}
-	check(whole, "the cut: at a character, within the columns, marked ...");
+	check(whole, "the cut: at a character, within the columns, marked "
+	    "U+2026");
 	b.len = 0;
 	term_cut(&b, "short", 5, 10);
 	check(b.len == 5 && memcmp(b.p, "short", 5) == 0,
@@ -270,6 +321,7 @@ main(void)
 	canonical();
 	times();
 	durations();
+	utf8();
 	text();
 	codec();
 	printf("1..%d\n", tests);

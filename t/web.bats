@@ -688,3 +688,22 @@ as_host() {
 	eventually eval '[ "$(kin_of "$lpid" | wc -l)" -eq 4 ]'
 	for i in $(seq 1 15); do kill "$(cat "$BATS_TEST_TMPDIR/r$i")" 2>/dev/null || :; done
 }
+
+@test "arc-web narrows itself once it has read its settings (Landlock): the request may write in the journal's folder and nowhere else" {
+	local outside=$BATS_TEST_TMPDIR/outside inside
+	inside=$(dirname "$ARC_JOURNAL")/probe
+	open_q deploy
+	arc-web --rotate
+	env REQUEST_METHOD=GET QUERY_STRING= REMOTE_USER=ann \
+	    LD_PRELOAD="$BATS_TEST_DIRNAME/narrow/probe.so" \
+	    ARC_PROBE_WRITE="$outside:$inside" "$ARC_BIN/arc-web" \
+	    >"$BATS_TEST_TMPDIR/page" 2>"$BATS_TEST_TMPDIR/err"
+	grep -q '^Status: 200\|^Content-Type: text/html' "$BATS_TEST_TMPDIR/page"
+	grep -qx "probe: $outside: Permission denied" "$BATS_TEST_TMPDIR/err"
+	grep -qx "probe: $inside: written" "$BATS_TEST_TMPDIR/err"
+	[ ! -e "$outside" ]
+	# a person at a shell (--rotate) is not narrowed
+	LD_PRELOAD="$BATS_TEST_DIRNAME/narrow/probe.so" ARC_PROBE_WRITE="$outside" \
+	    "$ARC_BIN/arc-web" --rotate 2>"$BATS_TEST_TMPDIR/err"
+	grep -qx "probe: $outside: written" "$BATS_TEST_TMPDIR/err"
+}

@@ -86,8 +86,6 @@ $(COMMANDS): arc
 .c.o:
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $<
 
-# arc-hook --settings names where make install puts it.
-arc-hook.o: CPPFLAGS += -DARC_BINDIR='"$(BINDIR)"'
 # The page's style and script are files of their own (web/), compiled
 # into arc-web as arrays of their bytes (web/embed: od, no extra package).
 WEB_ASSETS = web/arc.css web/arc.js

@@ -11,6 +11,7 @@
  * says why on standard error, never with the payload's text.
  */
 #include <err.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -36,9 +37,6 @@
 #include "archost-claude.h"
 #include "archost-gemini.h"
 
-#ifndef ARC_BINDIR
-#define ARC_BINDIR "/usr/local/bin"
-#endif
 #define TIMEOUT_DEFAULT	300	/* seconds (ARC_HOOK_TIMEOUT) */
 
 struct host {
@@ -676,6 +674,15 @@ hook(const struct host *h)
 	if (stopped)
 		give_up(&c, "cancelled", "stopped by a signal; nothing was "
 		    "asked");
+	if (!c.plan.known) {	/* said: the settings may name another */
+		if (strcmp(c.event, "unnamed") == 0)
+			say("the payload's hook_event_name is missing or not "
+			    "a name; nothing done");
+		else
+			say("%s: not an event arc-hook %s acts on; nothing "
+			    "done", c.event, h->name);
+		goto done;
+	}
 	if (c.plan.refused != NULL) {	/* the host asks in its own dialog */
 		say("%s: %s; %s asks in its own dialog", c.event,
 		    c.plan.refused, c.who.name);
@@ -719,12 +726,36 @@ static const char usage[] =
 "\n"
 "  --settings host       print the hooks for the host's settings file\n"
 "  --prefix dir          with --settings: arc-hook is in dir/bin\n"
-"                        (default: " ARC_BINDIR ")\n"
+"                        (default: the folder this arc-hook is in)\n"
 "  --toml                with --settings codex: as config.toml tables\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
 
 int	hook_main(int, char **);	/* arcmain.c calls it */
+
+/*
+ * The folder this program is in, as the kernel started it (symbolic links
+ * followed): the settings name the arc-hook that printed them, wherever
+ * make install (or a package, or a build tree) put it.
+ */
+static bool
+own_folder(struct buf *dir)
+{
+	char	 path[PATH_MAX], *slash;
+	ssize_t	 n;
+
+	if ((n = readlink("/proc/self/exe", path, sizeof(path) - 1)) == -1) {
+		warn("/proc/self/exe; give --prefix");
+		return false;
+	}
+	path[n] = '\0';
+	if ((slash = strrchr(path, '/')) == NULL || path[0] != '/') {
+		warnx("cannot tell the folder arc-hook is in; give --prefix");
+		return false;
+	}
+	buf_put(dir, path, slash == path ? 1 : (size_t)(slash - path));
+	return true;
+}
 
 int
 hook_main(int argc, char **argv)
@@ -787,8 +818,8 @@ hook_main(int argc, char **argv)
 				    "cannot be written into a hook's command");
 		buf_printf(&bindir, "%s/bin", prefix);
 	}
-	else
-		buf_puts(&bindir, ARC_BINDIR);
+	else if (!own_folder(&bindir))
+		return EXIT_SYSTEM;
 	print_settings(settings_of, bindir.p, toml);
 	buf_free(&bindir);
 	return 0;

@@ -35,6 +35,7 @@ struct hook_plan {
 	enum hook_wait	 wait;	/* WAIT_NONE: open, then exit */
 	/* Why nothing is asked (the action cannot be shown whole), or NULL. */
 	const char	*refused;
+	bool		 known;	/* an event the host's mapping reads */
 	struct hook_req	 req[HOOK_REQS_MAX];
 	size_t		 nreq;
 };

@@ -826,6 +826,7 @@ claude_plan(struct arena *a, const struct jval *p, struct hook_who *w,
 	m.claude = strcmp(w->client, "codex") != 0;
 	context(&m);
 	ev = text(&m, json_get(p, "hook_event_name"));
+	pl->known = true;
 	if (strcmp(ev, "Notification") == 0) {
 		notification(&m, pl);
 	} else if (strcmp(ev, "PermissionRequest") == 0) {
@@ -863,7 +864,8 @@ claude_plan(struct arena *a, const struct jval *p, struct hook_who *w,
 	} else if (strcmp(ev, "SessionEnd") == 0 ||
 	    strcmp(ev, "Interrupt") == 0) {
 		pl->sweep = true;
-	}
+	} else
+		pl->known = false;
 	return !m.bad;
 }
 

@@ -79,6 +79,7 @@ gemini_plan(struct arena *a, const struct jval *p, struct hook_who *w,
 	project = strcmp(project, "/") == 0 ? "" : hook_clip(a, project, 200);
 	w->project = *project != '\0' ? project : NULL;
 	w->turn = NULL;
+	pl->known = true;
 	if (strcmp(ev, "Notification") == 0) {
 		if (strcmp(hook_line(a, json_get(p, "notification_type")),
 		    "ToolPermission") != 0)
@@ -99,5 +100,7 @@ gemini_plan(struct arena *a, const struct jval *p, struct hook_who *w,
 	} else if (strcmp(ev, "BeforeAgent") == 0 ||
 	    strcmp(ev, "SessionEnd") == 0)
 		pl->sweep = true;
+	else
+		pl->known = false;
 	return true;
 }

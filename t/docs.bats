@@ -157,6 +157,14 @@ words() {
 	cmp "$TOP/schemas/arc-0.2.schema.json" "$BATS_TEST_TMPDIR/usr/share/arc/arc-0.2.schema.json"
 	run "$BATS_TEST_TMPDIR/usr/bin/arc-validate" "$FIXTURES/valid/spec-created.json"
 	[ "$status" -eq 0 ]
+	# the installed arc-hook's settings name it, whatever the tree was
+	# built for (the tree's own arc-hook names itself)
+	"$BATS_TEST_TMPDIR/usr/bin/arc-hook" --settings claude-code |
+	    jq -e --arg c "$BATS_TEST_TMPDIR/usr/bin/arc-hook claude-code" \
+	    '[.hooks[][].hooks[].command] | unique == [$c]' >/dev/null
+	"$ARC_BIN/arc-hook" --settings gemini |
+	    jq -e --arg c "$(realpath "$ARC_BIN/arc-hook") gemini" \
+	    '[.hooks[][].hooks[].command] | unique == [$c]' >/dev/null
 	# the installed pages are the ones man finds
 	MANPATH="$BATS_TEST_TMPDIR/usr/share/man" run man -w arc-status
 	[ "$output" = "$BATS_TEST_TMPDIR/usr/share/man/man1/arc-status.1" ]

@@ -65,7 +65,7 @@ excluded() {
 # kind FILE: how the block in FILE runs.
 kind() {
 	local first; first=$(head -1 "$1")
-	if grep -qvE '^(#|set |bind-key |$)' "$1"; then :; else echo tmux; return; fi
+	if grep -qvE '^(#|set |if -F |bind-key |$)' "$1"; then :; else echo tmux; return; fi
 	if ! grep -qvE '^(notify|quiet|ignore) [^=]' "$1"; then echo notify; return; fi
 	case $first in
 	'{'*) echo json ;;

@@ -618,10 +618,24 @@ One-time code" ]
 	[ "$(active)" = "claude-code:$SK:stop" ]
 }
 
-@test "SubagentStop changes nothing" {
+@test "SubagentStop changes nothing, and says so on standard error" {
 	hook claude/subagent-stop
 	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$stderr" = "arc-hook: SubagentStop: not an event arc-hook claude-code acts on; nothing done" ]
 	[ -z "$(applied)" ]
+}
+
+@test "a payload with no event, or one no host's hook reads: nothing done, nothing on stdout, and a word on stderr that quotes no payload text" {
+	run --separate-stderr arc-hook claude-code <<<'{}'
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$stderr" = "arc-hook: the payload's hook_event_name is missing or not a name; nothing done" ]
+	run --separate-stderr arc-hook gemini <<<'{"hook_event_name":"Nope\u001b[2J","prompt":"secret words"}'
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$stderr" = "arc-hook: the payload's hook_event_name is missing or not a name; nothing done" ]
+	run --separate-stderr arc-hook codex <<<'{"hook_event_name":"PreToolUse","tool_input":{"command":"secret words"}}'
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$stderr" = "arc-hook: PreToolUse: not an event arc-hook codex acts on; nothing done" ]
+	[ ! -e "$ARC_JOURNAL" ]
 }
 
 @test "UserPromptSubmit: the person is back, every request of this session is resolved, other sessions' stay" {

@@ -103,6 +103,22 @@ gone() {
 	[[ "$(status_line)" == *"next deadline in 44m" ]]
 }
 
+@test "the recipes are pasted as a person does: read twice, then the other one after it: arc shows once, as the last one says" {
+	same_everywhere "what needs you"
+	cp "$BATS_TEST_TMPDIR/recipe.conf" "$BATS_TEST_TMPDIR/first.conf"
+	{ created deploy '.request.title = "Deploy the site?"'; } | arc-apply >/dev/null
+	start_tmux
+	tmux -S "$INNER" source-file "$BATS_TEST_TMPDIR/first.conf"
+	shows "1 waiting, high"
+	[ "$(grep -o 'next deadline' <<<"$(status_line)" | wc -l)" -eq 1 ]
+	same_everywhere "the question to answer first"
+	tmux -S "$INNER" source-file "$BATS_TEST_TMPDIR/recipe.conf"
+	tmux -S "$INNER" set -g status-interval 1
+	shows " 1? deploy: Deploy the site?"
+	[[ "$(status_line)" != *"waiting"* ]]
+	[ "$(grep -o 'deploy:' <<<"$(status_line)" | wc -l)" -eq 1 ]
+}
+
 @test "recipe 'what needs you': empty when nothing needs anyone, back when something does" {
 	same_everywhere "what needs you"
 	arc-apply <<<"$(created deploy)" >/dev/null

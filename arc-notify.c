@@ -25,6 +25,9 @@
  * beside the journal (JOURNAL.notify); a start closes every one of them
  * before showing what is open now, and an exit closes what it showed, so
  * that no condition is ever shown twice nor a settled one brought back.
+ * The same file keeps which open conditions the exec sink has had (a hash
+ * of each one's key and creation), across exits too: a restart does not
+ * push again what a phone already has, nor retry a failure given up.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -73,6 +76,8 @@
 #define GONE_MS		30000	/* no server: try again this soon anyway */
 #define RECEIPT_MS	8000	/* a receipt's notice, then it goes */
 #define SOCKETS_MAX	8	/* tmux servers refreshed besides the default */
+#define SENT_MARK	32	/* hex digits of a condition's mark */
+#define SENT_MAX	4096	/* marks read back; a state file holds no more */
 
 static const char usage[] =
 "usage: arc-notify [-j journal] [-f config] [-n]\n"
@@ -97,6 +102,7 @@ struct cond {
 	int		 shown_waiting;	/* and whether it said anyone waits */
 	int64_t		 shown_at;	/* ms, ARC clock: last shown */
 	bool		 execd;		/* the exec sink ran for it */
+	bool		 exec_known;	/* execd read from the state file */
 	bool		 dismissed;	/* the person closed the toast */
 	struct tmux_where where;	/* where the agent runs (x-arc), */
 	bool		 has_where;	/* when it said so */
@@ -129,6 +135,9 @@ struct notifier {
 	bool		 off_ok;	/* the setting was read */
 	char		 owner[256];	/* the server's unique name; "" none */
 	uint64_t	 forged;	/* signals from others, ignored */
+	/* the exec sink's conditions an earlier run had (state file) */
+	char		(*sent)[SENT_MARK + 1];
+	size_t		 nsent;
 };
 
 static volatile sig_atomic_t quit;
@@ -269,25 +278,59 @@ succeeded(struct notifier *nt, struct try *t)
 		failures_save(nt);
 }
 
-/* ---- the state file: notification ids shown ---- */
+/* ---- the state file: notification ids shown, exec deliveries ---- */
 
+/* A condition as the state file names it: its key and creation, hashed. */
+static void
+sent_mark(const struct cond *c, char out[SENT_MARK + 1])
+{
+	struct buf	b = { 0 };
+	char		hex[ARC_HEX_DIGEST];
+
+	buf_puts(&b, c->key);
+	buf_putc(&b, '\n');
+	buf_puts(&b, c->created);
+	sha256_hex(b.p, b.len, hex);
+	memcpy(out, hex, SENT_MARK);
+	out[SENT_MARK] = '\0';
+	buf_free(&b);
+}
+
+/*
+ * Lines: a desktop notification's id, or "x MARK" for a condition the
+ * exec sink has had.  Until the stream is synced, the marks read back
+ * that no condition has claimed yet are kept too.  Nothing to keep: no
+ * file.
+ */
 static void
 state_save(struct notifier *nt)
 {
 	struct buf	b = { 0 };
-	char		*tmp;
+	char		*tmp, mark[SENT_MARK + 1];
 	size_t		 i;
 	int		 fd;
 
-	for (i = 0; i < nt->nc; i++)
+	for (i = 0; i < nt->nc; i++) {
 		if (nt->c[i]->nid != 0)
 			buf_printf(&b, "%u\n", nt->c[i]->nid);
+		if (nt->c[i]->execd && nt->c[i]->created[0] != '\0') {
+			sent_mark(nt->c[i], mark);
+			buf_printf(&b, "x %s\n", mark);
+		}
+	}
+	for (i = 0; !nt->synced && i < nt->nsent; i++)
+		buf_printf(&b, "x %s\n", nt->sent[i]);
+	if (b.len == 0) {
+		if (unlink(nt->statefile) == -1 && errno != ENOENT)
+			warn("%s", nt->statefile);
+		return;
+	}
 	if ((fd = open_temporary(nt->statefile, "notify", &tmp)) == -1) {
 		warn("%s", nt->statefile);
 		buf_free(&b);
 		return;
 	}
-	if (!write_all(fd, b.p != NULL ? b.p : "", b.len) || close(fd) == -1 ||
+	if (!write_all(fd, b.p, b.len) || close(fd) == -1 ||
 	    rename(tmp, nt->statefile) == -1) {
 		warn("%s", nt->statefile);
 		(void)unlink(tmp);
@@ -298,14 +341,18 @@ state_save(struct notifier *nt)
 
 static void	desktop_close(struct notifier *, uint32_t);
 
-/* Closes what an earlier run showed and did not take back. */
+/*
+ * Closes what an earlier run showed and did not take back, and reads
+ * back which conditions the exec sink has had.
+ */
 static void
 state_restore(struct notifier *nt)
 {
 	FILE		*fp;
-	char		 line[32];
+	char		 line[64];
 	const char	*errstr;
 	long long	 id;
+	size_t		 n;
 
 	if ((fp = fopen(nt->statefile, "r")) == NULL) {
 		if (errno != ENOENT)
@@ -314,11 +361,41 @@ state_restore(struct notifier *nt)
 	}
 	while (fgets(line, sizeof(line), fp) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
+		n = strlen(line);
+		if (n == 2 + SENT_MARK && line[0] == 'x' && line[1] == ' ' &&
+		    strspn(line + 2, "0123456789abcdef") == SENT_MARK) {
+			if (nt->nsent == SENT_MAX)
+				continue;
+			if ((nt->sent = reallocarray(nt->sent, nt->nsent + 1,
+			    sizeof(*nt->sent))) == NULL)
+				err(EXIT_SYSTEM, "reallocarray");
+			memcpy(nt->sent[nt->nsent++], line + 2, SENT_MARK + 1);
+			continue;
+		}
 		id = strtonum(line, 1, UINT32_MAX, &errstr);
 		if (errstr == NULL)
 			desktop_close(nt, (uint32_t)id);
 	}
 	(void)fclose(fp);
+}
+
+/* Whether an earlier run's exec sink had this condition (once asked). */
+static bool
+sent_before(struct notifier *nt, struct cond *c)
+{
+	char	 mark[SENT_MARK + 1];
+	size_t	 i;
+
+	if (c->exec_known || c->created[0] == '\0')
+		return c->execd;
+	c->exec_known = true;
+	sent_mark(c, mark);
+	for (i = 0; i < nt->nsent; i++)
+		if (strcmp(nt->sent[i], mark) == 0) {
+			c->execd = true;
+			return true;
+		}
+	return false;
 }
 
 /* ---- running commands ---- */
@@ -820,7 +897,7 @@ deliver(struct notifier *nt, struct cond *c)
 		state_save(nt);
 	}
 	if ((r = conf_match(&nt->conf, s, SINK_EXEC)) != NULL &&
-	    r->command != NULL && !c->execd) {
+	    r->command != NULL && !sent_before(nt, c)) {
 		if (age < r->delay_ms)
 			w = r->delay_ms - age;
 		else if (conf_quiet(&nt->conf, s->priority, local_minutes()))
@@ -832,6 +909,7 @@ deliver(struct notifier *nt, struct cond *c)
 		else if ((w = exec_sink(nt, c, r->command, false)) == 0) {
 			c->execd = true;
 			succeeded(nt, &c->exec_try);
+			state_save(nt);
 			w = INT64_MAX;
 		} else {
 			char why[64];
@@ -847,6 +925,8 @@ deliver(struct notifier *nt, struct cond *c)
 				    "%lld", (long long)w);
 			failed(nt, c, &c->exec_try, "exec", why);
 			c->execd = c->exec_try.gave_up;
+			if (c->execd)
+				state_save(nt);
 			w = c->execd ? INT64_MAX : c->exec_try.retry_at -
 			    now_ms();
 		}
@@ -1435,10 +1515,13 @@ no_bus:
 	loop(&nt, fd);
 
 	/* Leaving: what was shown is taken back; nobody would answer it. */
-	for (i = 0; i < nt.nc && !nt.bus_lost; i++)
-		desktop_close(&nt, nt.c[i]->nid);
-	/* (after a lost bus too: its ids mean nothing to the next server) */
-	(void)unlink(nt.statefile);
+	for (i = 0; i < nt.nc; i++) {
+		if (!nt.bus_lost)
+			desktop_close(&nt, nt.c[i]->nid);
+		/* (after a lost bus too: its ids mean nothing to the next one) */
+		nt.c[i]->nid = 0;
+	}
+	state_save(&nt);	/* what the exec sink had, for the next run */
 	if (nt.bus != NULL)
 		(void)sd_bus_flush(nt.bus);
 	(void)kill(nt.child, SIGTERM);
@@ -1450,6 +1533,7 @@ no_bus:
 	while (nt.nc > 0)
 		cond_drop(&nt, nt.c[nt.nc - 1]);
 	free(nt.c);
+	free(nt.sent);
 	free(nt.statefile);
 	free(nt.deliveryfile);
 	conf_free(&nt.conf);

@@ -75,7 +75,10 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	rm "$(E)/notify.pid" "$(E)/got"
 	echo title-only >"$BATS_TEST_TMPDIR/state/off-device"
 	exec_start notify arc-notify
+	# (k1 went out before the restart: not again; a new question does)
+	exec_ask k2
 	eventually test -s "$(E)/got"
+	[ "$(jq -r .key "$(E)/got")" = k2 ]
 	line=$(head -1 "$(E)/got")
 	[ "$(jq -r .view.title <<<"$line")" = 'Deploy?' ]
 	[ "$(jq -r '[.view.agent, .view.agent_id, .view.project, .view.message] | map(tostring) | join(",")' <<<"$line")" = null,null,null,null ]
@@ -134,4 +137,30 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	run arc-status --show k
 	! grep -q '^delivery:' <<<"$output"
 	test -e "$(E)/ok"	# it did fail once
+}
+
+@test "exec: a restart does not run the command again for what it already had, nor retry a failure given up; a new question after it runs it" {
+	exec_conf "notify exec question run sh -c 'cat >>$(E)/got; test ! -e $(E)/fail'" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k1
+	eventually test -s "$(E)/got"
+	# a sink that fails, until its tries are spent (arc-status says so)
+	touch "$(E)/fail"
+	exec_ask k2
+	eventually sh -c "arc-status --show k2 | grep -q 'gave up'"
+	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
+	rm "$(E)/notify.pid" "$(E)/fail"
+	lines=$(wc -l <"$(E)/got")
+	exec_start notify arc-notify
+	exec_ask k3
+	eventually sh -c "grep -q '\"key\":\"k3\"' $(E)/got"
+	# k1 and k2 (given up) were not run again: k3's line is the one added
+	[ "$(wc -l <"$(E)/got")" -eq $((lines + 1)) ]
+	# and a second restart still knows k3 went out
+	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
+	rm "$(E)/notify.pid"
+	exec_start notify arc-notify
+	exec_ask k4
+	eventually sh -c "grep -q '\"key\":\"k4\"' $(E)/got"
+	[ "$(wc -l <"$(E)/got")" -eq $((lines + 2)) ]
 }

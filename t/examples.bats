@@ -240,9 +240,8 @@ answer_later() {	# KEY CHOICE: once KEY waits, answers it
 	arc-answer "$1" "$2" >/dev/null
 }
 
-lighttpd_check() {	# FILE DIR: the block inside a minimal server config
-	local f=$1 d=$2 mods='"mod_alias", "mod_auth", "mod_authn_file", "mod_setenv", "mod_cgi"'
-	grep -q '^server.modules' "$f" && mods=
+lighttpd_check() {	# FILE DIR: pasted into Debian's own lighttpd.conf, as a person does
+	local f=$1 d=$2 out
 	# what it names under /etc/lighttpd: here, a certificate of its own
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
 	    -nodes -subj /CN=localhost -days 2 -keyout "$d/key.pem" \
@@ -250,15 +249,14 @@ lighttpd_check() {	# FILE DIR: the block inside a minimal server config
 	    cat "$d/key.pem" "$d/cert.pem" >"$d/arc.pem" || return 1
 	: >"$d/arc.htpasswd"
 	sed "s|/etc/lighttpd/|$d/|g" "$f" >"$d/block.conf"
-	cat >"$d/lighttpd.conf" <<-EOF
-	server.document-root = "$d"
-	server.port = 8080
-	server.bind = "127.0.0.1"
-	server.modules = ($mods)
-	include "$d/block.conf"
-	EOF
+	# the stock file, its conf-enabled/ being this block alone
+	sed "s|^include \"/etc/lighttpd/conf-enabled/\*.conf\"|include \"$d/block.conf\"|" \
+	    /etc/lighttpd/lighttpd.conf >"$d/lighttpd.conf"
+	grep -qF "include \"$d/block.conf\"" "$d/lighttpd.conf" || return 1
 	local PATH="$PATH:/usr/sbin:/sbin"	# where Debian puts lighttpd
-	lighttpd -tt -f "$d/lighttpd.conf"
+	# a key lighttpd ignores (its module not loaded) is a warning only
+	out=$(lighttpd -tt -f "$d/lighttpd.conf" 2>&1) && [ -z "$out" ] ||
+	    { echo "$out"; return 1; }
 }
 
 ntfy_check() {	# FILE DIR: saved as a user would, given a question by a curl stand-in

@@ -450,8 +450,9 @@ not_the_one_seen(struct target *t, const char *key)
 {
 	struct buf b = { 0 };
 
-	warnx("%s: the question changed since it was read (--seen); nothing "
-	    "was sent.  It is now:", safe(&b, key));
+	warnx("%s: its tag is not the one given (--seen): the question "
+	    "changed since it was read, or the tag is mistyped; nothing was "
+	    "sent.  It is now:", safe(&b, key));
 	buf_free(&b);
 	(void)status_show(t->jr, key, false, arc_now());
 	return EXIT_REJECTED;

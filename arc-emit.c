@@ -416,6 +416,15 @@ emit_main(int argc, char **argv)
 		buf_free(&b);
 		return EXIT_USAGE;
 	}
+	if (b.len > ARC_LINE_MAX) {
+		warnx("the event would be %zu bytes, over the %d of one line: "
+		    "shorten its texts (--message, --title, the choices)",
+		    b.len, ARC_LINE_MAX);
+		warnx("no event was emitted");
+		arena_free(&arena);
+		buf_free(&b);
+		return EXIT_USAGE;
+	}
 	/* Valid by construction: the same rules as arc-validate. */
 	if (!arc_validate_line(&arena, b.p, b.len, &pr, &root)) {
 		for (i = 0; i < pr.n; i++) {

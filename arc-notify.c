@@ -1492,8 +1492,14 @@ main(int argc, char *argv[])
 		if (nt.conf.rules[i].sink == SINK_DESKTOP &&
 		    nt.conf.rules[i].notify)
 			need_bus = true;
-	if (need_bus && (rc = sd_bus_open_user(&nt.bus)) < 0)
+	if (need_bus && (rc = sd_bus_open_user(&nt.bus)) < 0) {
+		if (rc == -ENOENT || rc == -ECONNREFUSED || rc == -ENOMEDIUM)
+			errx(EXIT_SYSTEM, "no session bus to reach (%s): the "
+			    "desktop rules need one; run arc-notify in a "
+			    "desktop session, or without desktop rules "
+			    "(arc-notify.conf(5))", strerror(-rc));
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
+	}
 	if (!need_bus)
 		goto no_bus;
 	/*

@@ -21,7 +21,7 @@ tag_of() {	# KEY: the tag --show prints
 	ARC_NOW=$T0 apply <<<"$(updated deploy '.request.message = "rm -rf ~" | .request.response = {kind:"permission", choices:[{id:"allow", label:"Allow"}, {id:"deny", label:"Deny"}], expires_at:"2026-08-26T02:00:00Z"}')" >/dev/null
 	ARC_NOW=$T0 run --separate-stderr arc-answer --seen "$tag" deploy 1
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "arc-answer: deploy: the question changed since it was read (--seen); nothing was sent.  It is now:" ]
+	[ "$stderr" = "arc-answer: deploy: its tag is not the one given (--seen): the question changed since it was read, or the tag is mistyped; nothing was sent.  It is now:" ]
 	[[ "$output" == *"message:  rm -rf ~"* ]]
 	[[ "$output" == *"tag:      $(tag_of deploy)"* ]]
 	[[ "$output" != *"$tag"* ]]

@@ -127,3 +127,11 @@ load helper
 	[ "$status" -eq 2 ]
 	[[ "${stderr_lines[0]}" == *"unrecognized option"*"--bogus"* ]]
 }
+
+@test "an event over one line's 65536 bytes is refused in words that say what to shorten" {
+	run --separate-stderr arc-emit --key k --kind information \
+	    --message "$(head -c 100000 /dev/zero | tr '\0' a)"
+	[ "$status" -eq 2 ] && [ -z "$output" ]
+	[[ "${stderr_lines[0]}" =~ ^"arc-emit: the event would be "[0-9]+" bytes, over the 65536 of one line: shorten its texts (--message, --title, the choices)"$ ]]
+	[ "${stderr_lines[1]}" = "arc-emit: no event was emitted" ]
+}

@@ -819,3 +819,15 @@ mirror_status() { # KEY: the mirrored question's status, "" when not active
 	[[ "$stderr" == "arc-mqtt: no broker set up: $home/cfg/mosquitto_sub is missing or empty"* ]]
 	[ ! -e "$DEVBOX" ]
 }
+
+@test "arc-mqtt -V and --version say its version as every command does; -h its usage, the page's synopsis" {
+	run "$ARC_MQTT" -V
+	[ "$status" -eq 0 ]
+	[ "$output" = "arc-mqtt $(arc-status --version | sed 's/^arc-status //')" ]
+	run "$ARC_MQTT" --version
+	[[ "$output" == "arc-mqtt "*" (ARC 0.2)" ]]
+	run "$ARC_MQTT" -h
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"arc-mqtt send [-w duration] [-m mirror]"* ]]
+	mandoc -Tascii "$BATS_TEST_DIRNAME/../man/arc-mqtt.1" | col -bx | grep -q 'arc-mqtt send \[-w duration\] \[-m mirror\]'
+}

@@ -164,3 +164,10 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	eventually sh -c "grep -q '\"key\":\"k4\"' $(E)/got"
 	[ "$(wc -l <"$(E)/got")" -eq $((lines + 2)) ]
 }
+
+@test "a desktop rule with no session bus to reach: exit 3, and words that say what is missing and what to do" {
+	exec_conf 'notify desktop question' 'ignore tmux'
+	run --separate-stderr arc-notify
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "arc-notify: no session bus to reach (No such file or directory): the desktop rules need one; run arc-notify in a desktop session, or without desktop rules (arc-notify.conf(5))" ]
+}

@@ -8,12 +8,12 @@
  * refresh; a command.  Every delivery is taken back when the condition
  * settles, wherever it was settled.
  *
- * A button press answers through arc-answer itself, bound to the digest
- * the notification showed: an action's key is "TAG/N", the question's tag
- * (16 hex digits of its digest) and the choice's place.  A press whose tag
- * is not the current question's is refused here, and arc-answer --seen
- * checks it again under the journal's lock; either way the current
- * question is shown again.
+ * A button press answers here, through the applier, as the page does
+ * (answer_seen, arcvia.c), bound to the digest the notification showed:
+ * an action's key is "TAG/N", the question's tag (16 hex digits of its
+ * digest) and the choice's place.  A press whose tag is not the current
+ * question's is refused here, and again under the journal's lock; either
+ * way the current question is shown again.
  *
  * D-Bus through sd-bus (libsystemd): one connection object, typed
  * message building with sd_bus_message_append ("a{sv}" hints in a line),
@@ -53,6 +53,7 @@
 #include "arcbind.h"
 #include "arcfilter.h"
 #include "arcusage.h"
+#include "arcvia.h"
 #include "arctmux.h"
 #include "arcnotifyconf.h"
 #include "arcjournal.h"
@@ -552,25 +553,19 @@ urgency(const char *priority)
 	return 2;	/* high, critical */
 }
 
-/*
- * The choice as arc-answer takes it and means this one: its id, else its
- * place, whichever choice_given reads as this choice (ids may be numbers).
- */
-static const char *
-choice_arg(const struct jval *choices, size_t k, char *num, size_t numlen)
+/* Choice k's id, which its answer names; NULL when it cannot be named. */
+static const struct jval *
+choice_id(const struct jval *choices, size_t k)
 {
-	const struct jval	*id = json_get(choices->items[k], "id");
-	size_t			 other;
+	const struct jval	*id;
 
+	if (choices == NULL || choices->type != J_ARRAY || k >= choices->n)
+		return NULL;
+	id = json_get(choices->items[k], "id");
 	if (id == NULL || id->type != J_STRING || memchr(id->s, '\0',
 	    id->len) != NULL)
 		return NULL;
-	if (choice_given(choices, id->s, &other) == id)
-		return id->s;
-	(void)snprintf(num, numlen, "%zu", k + 1);
-	if (choice_given(choices, num, &other) == id)
-		return num;
-	return NULL;
+	return id;
 }
 
 /*
@@ -650,7 +645,7 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	const struct view *v = &c->view;
 	const char	*sound, *kind;
 	const struct jval *choices = NULL;
-	char		 left[32], num[24];
+	char		 left[32];
 	uint32_t	 id;
 	size_t		 k, room;
 	int		 rc;
@@ -715,7 +710,7 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 		choices = json_get(c->i, "choices");
 	for (k = 0; choices != NULL && choices->type == J_ARRAY &&
 	    k < choices->n && k < ACTIONS_MAX && k < v->nchoices; k++) {
-		if (choice_arg(choices, k, num, sizeof(num)) == NULL ||
+		if (choice_id(choices, k) == NULL ||
 		    (!fits && !view_refuses(&v->choices[k])))
 			continue;
 		key.len = 0;
@@ -1128,18 +1123,16 @@ follow_start(struct notifier *nt, int *fd)
 static void
 answer(struct notifier *nt, struct cond *c, const char *tag, size_t k)
 {
-	/* not shown: the ids an answer names */
-	const struct jval	*choices = json_get(c->i, "choices");
-	const char		*arg;
-	char			*argv[12], num[24];
+	const struct jval	*choices, *id;
+	const char		*said;
+	char			*picked = NULL;
 	struct buf		 b = { 0 };
-	int			 n = 0, rc;
-
 	size_t			 room;
 
-	if (!c->question || strcmp(tag, c->tag) != 0 || choices == NULL ||
-	    choices->type != J_ARRAY || k < 1 || k > choices->n ||
-	    (arg = choice_arg(choices, k - 1, num, sizeof(num))) == NULL ||
+	choices = json_get(c->i, "choices");	/* not shown: the ids */
+	id = k >= 1 ? choice_id(choices, k - 1) : NULL;
+
+	if (!c->question || strcmp(tag, c->tag) != 0 || id == NULL ||
 	    !c->has_view || k > c->view.nchoices ||
 	    (!desktop_fits(&c->view, &room) &&
 	    !view_refuses(&c->view.choices[k - 1]))) {
@@ -1147,24 +1140,16 @@ answer(struct notifier *nt, struct cond *c, const char *tag, size_t k)
 		    safe(&b, c->key));
 		goto again;
 	}
-	argv[n++] = "arc-answer";
-	if (nt->journal != NULL) {
-		argv[n++] = "-j";
-		argv[n++] = (char *)nt->journal;
-	}
-	argv[n++] = "--json";
-	argv[n++] = "--source";
-	argv[n++] = "arc-notify";
-	argv[n++] = "--seen";
-	argv[n++] = (char *)tag;
-	argv[n++] = "--";
-	argv[n++] = c->key;
-	argv[n++] = (char *)arg;
-	argv[n] = NULL;
-	rc = run(argv, NULL, 0, QUIET_STDOUT);
-	if (rc == 0)
+	/* here, under the journal's lock, as the page answers */
+	if ((picked = strndup(id->s, id->len)) == NULL)
+		err(EXIT_SYSTEM, "strndup");
+	said = answer_seen(nt->journal, &(struct seen_answer){ .key = c->key,
+	    .tag = tag, .who = { "arc-notify", NULL, "arc-notify", NULL },
+	    .answer = picked });
+	free(picked);
+	if (strcmp(said, "answered") == 0 || strcmp(said, "sent") == 0)
 		goto done;	/* the follow stream will take it back */
-	warnx("%s: the answer was refused", safe(&b, c->key));
+	warnx("%s: the answer was not taken (%s)", safe(&b, c->key), said);
 again:
 	/*
 	 * The current question, shown anew: the pressed one is closed (a

@@ -1063,87 +1063,21 @@ page(const char *journal, const struct offdevice *off, const char *token,
 
 /* ---- answers ---- */
 
-/*
- * A question mirrored from another host goes by the route its mirror
- * recorded, as arc-answer sends it, never into the mirror; the route's
- * words (a result line holds the nonce) go nowhere near the response.
- */
-static const char *
-by_route(struct applier *ap, const struct question *qn, const char *route,
-    const struct form *f, const char *user)
-{
-	struct buf	 ev = { 0 };
-	int		 null, status;
-
-	build_event(&ev, f->key, qn, &(struct answerer){ "arc-web", NULL,
-	    "web", *user != '\0' ? user : NULL }, f->text != NULL ? f->text :
-	    f->choice, f->text != NULL);
-	buf_putc(&ev, '\n');
-	journal_unlock(&ap->j);
-	if ((null = open("/dev/null", O_WRONLY | O_CLOEXEC)) == -1)
-		err(EXIT_SYSTEM, "/dev/null");
-	status = send_via(route, &ev, null);
-	(void)close(null);
-	explicit_bzero(ev.p, ev.len);
-	buf_free(&ev);
-	if (status != 0)
-		warnx("a mirrored question's route exited with %d", status);
-	return status == 0 ? "sent" : "refused";
-}
-
 static const char *
 answer(const struct form *f, const struct offdevice *off, const char *user)
 {
-	struct applier		 ap;
-	struct question		 qn;
-	struct arena		 a = { 0 };
-	struct buf		 ev = { 0 };
-	struct condition	*c;
-	struct rec		 shown, n;
-	const char		*said, *ntext;
-	bool			 is_text = f->text != NULL;
+	const char	*said;
 
 	if (f->seen == NULL || !tag_valid(f->seen) ||
 	    (f->choice == NULL) == (f->text == NULL))
 		return "refused";
-	memset(&ap, 0, sizeof(ap));
-	if (!applier_open(&ap, NULL) || !journal_lock(&ap.j, true))
+	said = answer_seen(NULL, &(struct seen_answer){ .key = f->key,
+	    .tag = f->seen, .who = { "arc-web", NULL, "web",
+	    *user != '\0' ? user : NULL }, .answer = f->text != NULL ?
+	    f->text : f->choice, .is_text = f->text != NULL, .off = off,
+	    .narrow = true });
+	if (strcmp(said, "failed") == 0)
 		errx(EXIT_SYSTEM, "the journal cannot be written");
-	find_question(&ap.j, &a, f->key, &qn);
-	c = state_lookup(ap.j.st, f->key);
-	if (qn.found)
-		shown = qn.q;
-	if (!qn.found || !question_open(&qn.q, arc_now()))
-		said = "closed";
-	else if ((ntext = c != NULL ? journal_text(&ap.j, &a, c, false) :
-	    NULL) == NULL || !rec_parse(&a, ntext, false, &n) ||
-	    !offdevice_shows(off, &n, &shown))
-		said = "withheld";	/* never shown: never answered */
-	else if (!tag_names(f->seen, &qn.q))
-		said = "changed";
-	else if (c != NULL && c->route != NULL)	/* another host's */
-		said = c->route[0] == '\0' ? "mirrored" :
-		    by_route(&ap, &qn, c->route, f, user);
-	else {
-		(void)narrow_writes_beside(ap.j.path);	/* the answer's */
-		build_event(&ev, f->key, &qn, &(struct answerer){ "arc-web",
-		    NULL, "web", *user != '\0' ? user : NULL }, is_text ?
-		    f->text : f->choice, is_text);
-		ap.quiet = true;
-		apply_one(&ap, "web", 1, ev.p, ev.len, false);
-		ap.out.len = 0;	/* the result line holds the nonce */
-		if (!applier_commit(&ap))
-			errx(EXIT_SYSTEM, "the answer was not applied");
-		said = ap.last.code == ARC_OK ? "answered" : "refused";
-		goto done;
-	}
-	journal_unlock(&ap.j);	/* by_route's already: no harm */
-done:
-	if (ev.p != NULL)
-		explicit_bzero(ev.p, ev.len);
-	buf_free(&ev);
-	applier_close(&ap);
-	arena_free(&a);
 	return said;
 }
 

@@ -15,8 +15,8 @@ notice() {
 	arc-emit --key "$1" --kind information --message "${2:-Built.}"
 }
 
-has_line() { # CHANGE KEY
-	jq -e --arg c "$1" --arg k "$2" 'select(.change == $c and .key == $k)' \
+has_line() { # CHANGE KEY (-s: an empty stream is no, not jq's empty yes)
+	jq -s -e --arg c "$1" --arg k "$2" 'any(.[]; .change == $c and .key == $k)' \
 	    "$(F)" >/dev/null 2>&1
 }
 synced() { grep -q '"change":"synced"' "$(F)"; }

@@ -805,17 +805,17 @@ mirror_status() { # KEY: the mirrored question's status, "" when not active
 	[ "$(arc-status -j "$DEVBOX" --json --show deploy | jq -r .interaction.response.choice_id)" = deny ]
 }
 
-@test "without the clients' broker settings every side refuses (exit 2, naming the file), never falling back to an anonymous broker on localhost" {
+@test "without the clients' broker settings every side refuses (exit 3, naming the file), never falling back to an anonymous broker on localhost" {
 	local home=$BATS_TEST_TMPDIR/newhome
 	mkdir -p "$home"
 	for side in "agent -H devbox -j $DEVBOX" "person -j $MIRROR"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr env -u XDG_CONFIG_HOME HOME="$home" "$ARC_MQTT" $side
-		[ "$status" -eq 2 ]
+		[ "$status" -eq 3 ]
 		[[ "$stderr" == "arc-mqtt: no broker set up: $home/.config/mosquitto_sub is missing or empty"* ]]
 	done
 	run --separate-stderr env XDG_CONFIG_HOME="$home/cfg" HOME="$home" "$ARC_MQTT" send <<<'{}'
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 3 ]
 	[[ "$stderr" == "arc-mqtt: no broker set up: $home/cfg/mosquitto_sub is missing or empty"* ]]
 	[ ! -e "$DEVBOX" ]
 }

@@ -189,11 +189,11 @@ closes() { [ "$(grep -c 'member=CloseNotification$' "$(N)/bus.log")" -ge "$1" ];
 # What the journal says of KEY's question: its status, and the choice.
 # A settled question is in the history, not in a new --follow's listing
 # (which shows what is active, and an answer only while it watches).
-answered_with() { # KEY CHOICE
+answered_with() { # KEY CHOICE (-s: no record at all is no, not jq's empty yes)
 	arc-status --history --json 2>/dev/null |
-	    jq -e --arg k "$1" --arg c "$2" 'select(.key == $k) |
-	    .interaction | .status == "answered" and
-	    .response.choice_id == $c' >/dev/null
+	    jq -s -e --arg k "$1" --arg c "$2" 'any(.[]; .key == $k and
+	    .interaction.status == "answered" and
+	    .interaction.response.choice_id == $c)' >/dev/null
 }
 followed_status() { # KEY
 	timeout 1 arc-status --follow 2>/dev/null |

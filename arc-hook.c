@@ -749,11 +749,19 @@ own_folder(struct buf *dir)
 		return false;
 	}
 	path[n] = '\0';
-	if ((slash = strrchr(path, '/')) == NULL || path[0] != '/') {
+	if ((size_t)n == sizeof(path) - 1 ||	/* perhaps cut short */
+	    (slash = strrchr(path, '/')) == NULL || path[0] != '/') {
 		warnx("cannot tell the folder arc-hook is in; give --prefix");
 		return false;
 	}
 	buf_put(dir, path, slash == path ? 1 : (size_t)(slash - path));
+	for (n = 0; (size_t)n < dir->len; n++)
+		if ((unsigned char)dir->p[n] < 0x20 || dir->p[n] == 0x7f) {
+			warnx("the folder arc-hook is in has a control "
+			    "character in its name, which cannot be written "
+			    "into a hook's command; give --prefix");
+			return false;
+		}
 	return true;
 }
 

@@ -320,7 +320,8 @@ state_save(struct notifier *nt)
 		}
 	}
 	for (i = 0; !nt->synced && i < nt->nsent; i++)
-		buf_printf(&b, "x %s\n", nt->sent[i]);
+		if (nt->sent[i][0] != '\0')	/* not claimed by a condition */
+			buf_printf(&b, "x %s\n", nt->sent[i]);
 	if (b.len == 0) {
 		if (unlink(nt->statefile) == -1 && errno != ENOENT)
 			warn("%s", nt->statefile);
@@ -393,6 +394,7 @@ sent_before(struct notifier *nt, struct cond *c)
 	sent_mark(c, mark);
 	for (i = 0; i < nt->nsent; i++)
 		if (strcmp(nt->sent[i], mark) == 0) {
+			nt->sent[i][0] = '\0';	/* its condition writes it now */
 			c->execd = true;
 			return true;
 		}

@@ -36,12 +36,20 @@
 void
 acp_clip(struct buf *b, const char *s, size_t n, size_t max, bool oneline)
 {
-	size_t	 keep = utf8_cut(s, n, max), i, k;
+	struct buf	 t = { 0 };
+	size_t		 keep, i, k;
 
+	if (memchr(s, '\0', n) != NULL) {	/* a NUL is no character here */
+		for (i = 0; i < n; i++)
+			if (s[i] != '\0')
+				buf_putc(&t, s[i]);
+		acp_clip(b, t.p != NULL ? t.p : "", t.len, max, oneline);
+		buf_free(&t);
+		return;
+	}
+	keep = utf8_cut(s, n, max);
 	for (i = 0; i < keep; i += k) {
 		k = utf8_char(s + i, keep - i);
-		if (s[i] == '\0')
-			continue;
 		if (oneline && ((unsigned char)s[i] < 0x20 || s[i] == 0x7F))
 			buf_putc(b, ' ');
 		else

@@ -95,11 +95,8 @@ answer_seen(const char *journal_option, const struct seen_answer *sa)
 	struct rec		 shown, n;
 	const char		*said, *ntext;
 
-	memset(&ap, 0, sizeof(ap));
-	if (!applier_open(&ap, journal_option))
-		return "failed";
-	if (!journal_lock(&ap.j, true)) {
-		applier_close(&ap);
+	if (!applier_open(&ap, journal_option) || !journal_lock(&ap.j, true)) {
+		applier_close(&ap);	/* (safe after a failed open) */
 		return "failed";
 	}
 	find_question(&ap.j, &a, sa->key, &qn);

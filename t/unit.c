@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../arc.h"
+#include "../arcacpmsg.h"
 #include "../arcterm.h"
 #include "../arcrecord.h"
 #include "../arcstate.h"
@@ -171,6 +172,7 @@ static void
 utf8(void)
 {
 	const char	*mixed = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+	struct buf	 b = { 0 };
 	char		 o[4];
 	size_t		 len;
 
@@ -204,6 +206,14 @@ utf8(void)
 	check(utf8_cut(mixed, strlen(mixed), 3) == 3,
 	    "UTF-8: a cut to 3 keeps 2 characters, room for the mark");
 	check(utf8_cut(mixed, strlen(mixed), 0) == 0, "UTF-8: a cut to none");
+	acp_clip(&b, "abc\0\0", 5, 4, true);
+	check(b.len == 3 && memcmp(b.p, "abc", 3) == 0,
+	    "UTF-8: an ACP text's NULs are dropped, and count for nothing");
+	b.len = 0;
+	acp_clip(&b, "abcdef", 6, 4, true);
+	check(b.len == 6 && memcmp(b.p, "abc" UTF8_CUT, 6) == 0,
+	    "UTF-8: an ACP text cut to 4 characters: 3 and the mark");
+	buf_free(&b);
 }
 
 /* ---- safe text and the cut at a character (arcterm.c) ---- */

@@ -168,7 +168,14 @@ follow_line() {
 	kill -TERM -- "-$followpid"
 	wait "$followpid" || :
 	followpid=
-	grep -F "\"$2\"" "$BATS_TEST_TMPDIR/follow"
+	grep -F "\"$2\"" "$BATS_TEST_TMPDIR/follow" || {
+		# what the stream and the hook said, for the failure's record
+		echo "no line of $2 under $1; the stream:" >&2
+		cut -c1-300 "$BATS_TEST_TMPDIR/follow" >&2
+		echo "the hook (alive: $(kill -0 "$hookpid" 2>/dev/null && echo yes || echo no)):" >&2
+		cat "$BATS_TEST_TMPDIR/err" >&2
+		return 1
+	}
 }
 
 @test "off the device, each setting keeps its word: no choices under no-message, no session id under no-session, no specifics under title-only" {

@@ -733,6 +733,16 @@ static const char usage[] =
 
 int	hook_main(int, char **);	/* arcmain.c calls it */
 
+/* A folder that a hook's command line cannot hold: a control character. */
+static bool
+has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 /*
  * The folder this program is in, as the kernel started it (symbolic links
  * followed): the settings name the arc-hook that printed them, wherever
@@ -755,13 +765,12 @@ own_folder(struct buf *dir)
 		return false;
 	}
 	buf_put(dir, path, slash == path ? 1 : (size_t)(slash - path));
-	for (n = 0; (size_t)n < dir->len; n++)
-		if ((unsigned char)dir->p[n] < 0x20 || dir->p[n] == 0x7f) {
-			warnx("the folder arc-hook is in has a control "
-			    "character in its name, which cannot be written "
-			    "into a hook's command; give --prefix");
-			return false;
-		}
+	if (has_control(dir->p)) {
+		warnx("the folder arc-hook is in has a control character in "
+		    "its name, which cannot be written into a hook's command; "
+		    "give --prefix");
+		return false;
+	}
 	return true;
 }
 
@@ -819,11 +828,10 @@ hook_main(int argc, char **argv)
 	if (toml && strcmp(settings_of, "codex") != 0)
 		return usage_error(usage, "--toml: Codex's config.toml only");
 	if (prefix != NULL) {
-		for (i = 0; prefix[i] != '\0'; i++)
-			if ((unsigned char)prefix[i] < 0x20 || prefix[i] == 0x7f)
-				return usage_error(usage, "--prefix: a folder "
-				    "with a control character in its name "
-				    "cannot be written into a hook's command");
+		if (has_control(prefix))
+			return usage_error(usage, "--prefix: a folder with a "
+			    "control character in its name cannot be written "
+			    "into a hook's command");
 		buf_printf(&bindir, "%s/bin", prefix);
 	}
 	else if (!own_folder(&bindir))

@@ -11,9 +11,10 @@ CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd -lzstd -lm
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web
-# arc-notify is a binary of its own: it alone links libsystemd (sd-bus).
-NOTIFY_OBJS = arc-notify.o arcnotifyconf.o
-NOTIFY_LIBS = -lsystemd
+# arc-notify is a binary of its own: it alone links libsystemd (sd-bus)
+# and libcurl (ntfy: HTTPS and a streamed answer topic).
+NOTIFY_OBJS = arc-notify.o arcnotifyconf.o arcntfy.o
+NOTIFY_LIBS = -lsystemd -lcurl
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
 	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
@@ -29,7 +30,7 @@ HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
 	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
-	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h
+	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h arcntfy.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
@@ -53,7 +54,7 @@ LIBEXECDIR ?= $(PREFIX)/lib/arc
 # package counts as there when an installed one provides it (a nodejs
 # from NodeSource provides npm and conflicts with Debian's).
 DEBS_CORE  = libbsd-dev libmd-dev libzstd-dev
-DEBS_BUILD = $(DEBS_CORE) libsystemd-dev
+DEBS_BUILD = $(DEBS_CORE) libsystemd-dev libcurl4-openssl-dev
 DEBS_DEMO  = $(DEBS_CORE) jq procps
 DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace \
 	     tmux man-db groff-base bsdextrautils python3 python3-crc32c \
@@ -64,10 +65,15 @@ DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace 
 DEBS_SLOW  = $(DEBS_CHECK)
 # npm is a package of its own in Debian (nodejs has node only).
 DEBS_CLIENTS = $(DEBS_CHECK) npm
-DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind
+DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind curl
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
 DEBS_FUZZ  = $(DEBS_CORE) jq clang libclang-rt-14-dev
 DEBS_BENCH = $(DEBS_CHECK) libcjson-dev sqlite3 valgrind
+# ntfy, the push server t/ntfy.bats runs, is Debian 13's package (12 has
+# none), fetched from trixie with apt and unpacked in the tree by
+# t/fetch-ntfy, which touches nothing of the machine's; the targets that
+# run t/ntfy.bats fetch it with their packages.
+NTFY	   = t/ntfy/usr/bin/ntfy
 
 all: $(COMMANDS) arc-notify
 
@@ -112,6 +118,9 @@ deps-valgrind: DEBS = $(DEBS_VALGRIND)
 deps-sanitize: DEBS = $(DEBS_SANITIZE)
 deps-fuzz: DEBS = $(DEBS_FUZZ)
 deps-bench: DEBS = $(DEBS_BENCH)
+deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-bench: $(NTFY)
+$(NTFY):
+	@t/fetch-ntfy t/ntfy
 deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
 	@$(MISSING); \
 	if [ -n "$$missing" ]; then \
@@ -129,6 +138,8 @@ need-check: DEBS = $(DEBS_CHECK)
 need-check: NEEDED_BY = check
 need-build need-check:
 	@$(MISSING); \
+	if [ $@ = need-check ] && [ ! -x $(NTFY) ]; then \
+	    missing="$$missing ntfy(trixie)"; fi; \
 	if [ -n "$$missing" ]; then \
 	    echo "make $(NEEDED_BY) needs these Debian packages:$$missing" >&2; \
 	    echo "make $(@:need-%=deps-%) installs them (apt-get; sudo when not root); then make $(NEEDED_BY) again" >&2; \

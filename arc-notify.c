@@ -61,6 +61,7 @@
 #include "arcspawn.h"
 #include "arcview.h"
 #include "arcdelivery.h"
+#include "arcntfy.h"
 
 
 #define NOTIFY_DEST	"org.freedesktop.Notifications"
@@ -79,13 +80,16 @@
 #define SOCKETS_MAX	8	/* tmux servers refreshed besides the default */
 #define SENT_MARK	32	/* hex digits of a condition's mark */
 #define SENT_MAX	4096	/* marks read back; a state file holds no more */
+#define RECEIPTS_MAX	32	/* answers pushed whose receipt may follow */
 
 static const char usage[] =
 "usage: arc-notify [-j journal] [-f config] [-n]\n"
+"       arc-notify --ntfy-setup [server]\n"
 "\n"
 "  -j journal  the journal to watch (default: $ARC_JOURNAL, else the usual)\n"
 "  -f config   the policy (default: $XDG_CONFIG_HOME/arc/notify.conf)\n"
 "  -n          check the config, print the rules as read, and exit\n"
+"  --ntfy-setup [server]  print the lines and steps for ntfy (ntfy.sh)\n"
 "  -h, --help  this text\n"
 "  -V, --version  the version\n";
 
@@ -117,7 +121,12 @@ struct cond {
 		bool		 gave_up;
 		char		 why[160];	/* our words; "" none */
 		char		 at[40];
-	}		 desk_try, exec_try;
+	}		 desk_try, exec_try, ntfy_try;
+	/* ntfy: the question pushed (its tag) and when; "" none */
+	bool		 ntfy_sent;
+	bool		 ntfy_known;	/* ntfy_sent read from the state file */
+	char		 ntfy_tag[TAG_SHOWN + 1];
+	int64_t		 ntfy_at;
 };
 
 struct notifier {
@@ -139,6 +148,17 @@ struct notifier {
 	/* the exec sink's conditions an earlier run had (state file) */
 	char		(*sent)[SENT_MARK + 1];
 	size_t		 nsent;
+	/* ntfy: the server, the reader of the answer topic, where it is */
+	struct ntfy	*ntfy;
+	pid_t		 ntfy_child;
+	int		 ntfy_fd;
+	char		 ntfy_since[64];	/* a message id or a Unix time */
+	char		(*pushed)[SENT_MARK + 1];	/* an earlier run's */
+	size_t		 npushed;
+	uint64_t	 taps_ignored;	/* for keys never pushed, or stale */
+	/* questions pushed and answered, whose receipt the phone awaits */
+	char		*awaiting[RECEIPTS_MAX];
+	size_t		 nawaiting;
 };
 
 static volatile sig_atomic_t quit;
@@ -227,7 +247,7 @@ failures_save(struct notifier *nt)
 	struct delivery_failure	*v;
 	size_t			 i, n = 0;
 
-	if ((v = calloc(2 * nt->nc + 1, sizeof(*v))) == NULL)
+	if ((v = calloc(3 * nt->nc + 1, sizeof(*v))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
 	for (i = 0; i < nt->nc; i++) {
 		struct cond *c = nt->c[i];
@@ -239,6 +259,10 @@ failures_save(struct notifier *nt)
 			v[n++] = (struct delivery_failure){ c->key, "exec",
 			    c->exec_try.why, c->exec_try.at, c->exec_try.tries,
 			    c->exec_try.gave_up };
+		if (c->ntfy_try.why[0] != '\0')
+			v[n++] = (struct delivery_failure){ c->key, "ntfy",
+			    c->ntfy_try.why, c->ntfy_try.at, c->ntfy_try.tries,
+			    c->ntfy_try.gave_up };
 	}
 	(void)delivery_save(nt->deliveryfile, v, n);
 	free(v);
@@ -281,9 +305,12 @@ succeeded(struct notifier *nt, struct try *t)
 
 /* ---- the state file: notification ids shown, exec deliveries ---- */
 
-/* A condition as the state file names it: its key and creation, hashed. */
+/*
+ * A condition as the state file names it: its key and creation, hashed;
+ * for ntfy with the tag of the question pushed, which a change renews.
+ */
 static void
-sent_mark(const struct cond *c, char out[SENT_MARK + 1])
+sent_mark(const struct cond *c, const char *tag, char out[SENT_MARK + 1])
 {
 	struct buf	b = { 0 };
 	char		hex[ARC_HEX_DIGEST];
@@ -291,6 +318,10 @@ sent_mark(const struct cond *c, char out[SENT_MARK + 1])
 	buf_puts(&b, c->key);
 	buf_putc(&b, '\n');
 	buf_puts(&b, c->created);
+	if (tag != NULL) {
+		buf_putc(&b, '\n');
+		buf_puts(&b, tag);
+	}
 	sha256_hex(b.p, b.len, hex);
 	memcpy(out, hex, SENT_MARK);
 	out[SENT_MARK] = '\0';
@@ -315,13 +346,22 @@ state_save(struct notifier *nt)
 		if (nt->c[i]->nid != 0)
 			buf_printf(&b, "%u\n", nt->c[i]->nid);
 		if (nt->c[i]->execd && nt->c[i]->created[0] != '\0') {
-			sent_mark(nt->c[i], mark);
+			sent_mark(nt->c[i], NULL, mark);
 			buf_printf(&b, "x %s\n", mark);
+		}
+		if (nt->c[i]->ntfy_sent && nt->c[i]->created[0] != '\0') {
+			sent_mark(nt->c[i], nt->c[i]->ntfy_tag, mark);
+			buf_printf(&b, "n %s\n", mark);
 		}
 	}
 	for (i = 0; !nt->synced && i < nt->nsent; i++)
 		if (nt->sent[i][0] != '\0')	/* not claimed by a condition */
 			buf_printf(&b, "x %s\n", nt->sent[i]);
+	for (i = 0; !nt->synced && i < nt->npushed; i++)
+		if (nt->pushed[i][0] != '\0')
+			buf_printf(&b, "n %s\n", nt->pushed[i]);
+	if (nt->ntfy != NULL)	/* where the answer topic is read from */
+		buf_printf(&b, "t %s\n", nt->ntfy_since);
 	if (b.len == 0) {
 		if (unlink(nt->statefile) == -1 && errno != ENOENT)
 			warn("%s", nt->statefile);
@@ -343,9 +383,20 @@ state_save(struct notifier *nt)
 
 static void	desktop_close(struct notifier *, uint32_t);
 
+static void
+marks_add(char (**v)[SENT_MARK + 1], size_t *n, const char *mark)
+{
+	if (*n == SENT_MAX)
+		return;
+	if ((*v = reallocarray(*v, *n + 1, sizeof(**v))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	memcpy((*v)[(*n)++], mark, SENT_MARK + 1);
+}
+
 /*
  * Closes what an earlier run showed and did not take back, and reads
- * back which conditions the exec sink has had.
+ * back which conditions the exec sink and ntfy have had, and where the
+ * answer topic was read to.
  */
 static void
 state_restore(struct notifier *nt)
@@ -366,12 +417,18 @@ state_restore(struct notifier *nt)
 		n = strlen(line);
 		if (n == 2 + SENT_MARK && line[0] == 'x' && line[1] == ' ' &&
 		    strspn(line + 2, "0123456789abcdef") == SENT_MARK) {
-			if (nt->nsent == SENT_MAX)
-				continue;
-			if ((nt->sent = reallocarray(nt->sent, nt->nsent + 1,
-			    sizeof(*nt->sent))) == NULL)
-				err(EXIT_SYSTEM, "reallocarray");
-			memcpy(nt->sent[nt->nsent++], line + 2, SENT_MARK + 1);
+			marks_add(&nt->sent, &nt->nsent, line + 2);
+			continue;
+		}
+		if (n == 2 + SENT_MARK && line[0] == 'n' && line[1] == ' ' &&
+		    strspn(line + 2, "0123456789abcdef") == SENT_MARK) {
+			marks_add(&nt->pushed, &nt->npushed, line + 2);
+			continue;
+		}
+		if (n > 2 && n - 2 < sizeof(nt->ntfy_since) && line[0] == 't' &&
+		    line[1] == ' ' && strspn(line + 2, "abcdefghijklmnopqrstuv"
+		    "wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == n - 2) {
+			memcpy(nt->ntfy_since, line + 2, n - 1);
 			continue;
 		}
 		id = strtonum(line, 1, UINT32_MAX, &errstr);
@@ -391,11 +448,35 @@ sent_before(struct notifier *nt, struct cond *c)
 	if (c->exec_known || c->created[0] == '\0')
 		return c->execd;
 	c->exec_known = true;
-	sent_mark(c, mark);
+	sent_mark(c, NULL, mark);
 	for (i = 0; i < nt->nsent; i++)
 		if (strcmp(nt->sent[i], mark) == 0) {
 			nt->sent[i][0] = '\0';	/* its condition writes it now */
 			c->execd = true;
+			return true;
+		}
+	return false;
+}
+
+/* Whether this question, as it is now, was pushed (by an earlier run). */
+static bool
+pushed_before(struct notifier *nt, struct cond *c)
+{
+	char	 mark[SENT_MARK + 1];
+	size_t	 i;
+
+	if (c->ntfy_sent)
+		return strcmp(c->ntfy_tag, c->tag) == 0;
+	if (c->ntfy_known || c->created[0] == '\0')
+		return false;
+	c->ntfy_known = true;
+	sent_mark(c, c->tag, mark);
+	for (i = 0; i < nt->npushed; i++)
+		if (strcmp(nt->pushed[i], mark) == 0) {
+			nt->pushed[i][0] = '\0';
+			c->ntfy_sent = true;
+			(void)strlcpy(c->ntfy_tag, c->tag, sizeof(c->ntfy_tag));
+			c->ntfy_at = now_ms();
 			return true;
 		}
 	return false;
@@ -582,28 +663,6 @@ desktop_fits(const struct view *v, size_t *room)
 	return *room == v->message.n;
 }
 
-/* A notification's summary: who, where, and the title (the view's). */
-static void
-summary_of(struct buf *sum, const struct view *v)
-{
-	/* Plain text, no markup: the view's safe text as it is. */
-	if (v->agent.p != NULL || v->agent_id.p != NULL)
-		buf_put(sum, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
-		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
-	else
-		buf_puts(sum, "agent");
-	if (v->project.p != NULL) {
-		buf_puts(sum, " \xc2\xb7 ");
-		buf_put(sum, v->project.p, v->project.n);
-	}
-	buf_puts(sum, ": ");
-	if (v->title.p != NULL)
-		buf_put(sum, v->title.p, v->title.n);
-	else
-		buf_put(sum, v->shown_key.p, v->shown_key.n);
-	buf_putc(sum, '\0');
-}
-
 /*
  * What became of the hand-over of an answer the desktop asked: a short
  * notice that expires by itself ("Claude Code took it 1 ms later"), so
@@ -618,7 +677,8 @@ desktop_receipt(struct notifier *nt, const struct view *v)
 
 	if (nt->bus == NULL || v->handover.p == NULL)
 		return;
-	summary_of(&sum, v);
+	view_summary(&sum, v);
+	buf_putc(&sum, '\0');
 	markup(&body, v->handover);
 	buf_putc(&body, '\0');
 	if (sd_bus_message_new_method_call(nt->bus, &m, NOTIFY_DEST,
@@ -656,7 +716,8 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	if (!c->has_view)
 		return -EINVAL;
 	kind = str_of(&c->arena, c->n, "kind");
-	summary_of(&sum, v);
+	view_summary(&sum, v);
+	buf_putc(&sum, '\0');
 
 	/* The question as it fits: message, each choice with its detail. */
 	fits = desktop_fits(v, &room);
@@ -837,6 +898,76 @@ age_ms(struct cond *c)
 	return rfc3339_ms_between(c->created, arc_now_advancing());
 }
 
+/* ---- the ntfy sink ---- */
+
+/*
+ * The view that leaves for the phone: within the off-device setting, as
+ * the exec sink's; false when nothing may leave.
+ */
+static bool
+phone_view(struct notifier *nt, struct view *v, struct arena *a,
+    const char *key, const struct jval *n, const struct jval *i)
+{
+	return nt->off_ok && view_from_json(v, a, sv_str(key), n, i, &nt->off);
+}
+
+/* Pushes the question as it is now; the ms until a retry, or 0. */
+static int64_t
+ntfy_send(struct notifier *nt, struct cond *c)
+{
+	struct arena	 a = { 0 };
+	struct view	 v;
+	char		 why[160];
+	bool		 ok;
+
+	if (!phone_view(nt, &v, &a, c->key, c->n, c->question ? c->i : NULL)) {
+		(void)strlcpy(why, "the off-device setting cannot be read: "
+		    "nothing sent", sizeof(why));
+		ok = false;
+	} else
+		ok = ntfy_push(nt->ntfy, &v, why, sizeof(why));
+	arena_free(&a);
+	if (ok) {
+		c->ntfy_sent = true;
+		(void)strlcpy(c->ntfy_tag, c->tag, sizeof(c->ntfy_tag));
+		c->ntfy_at = now_ms();
+		succeeded(nt, &c->ntfy_try);
+		state_save(nt);
+		return 0;
+	}
+	failed(nt, c, &c->ntfy_try, "ntfy", why);
+	return c->ntfy_try.gave_up ? INT64_MAX : c->ntfy_try.retry_at -
+	    now_ms();
+}
+
+static int64_t
+ntfy_due(struct notifier *nt, struct cond *c, const struct rule *r,
+    int64_t age)
+{
+	int64_t	 w;
+
+	if (nt->ntfy == NULL || c->ntfy_try.gave_up)
+		return INT64_MAX;	/* a failure stands (arc-status) */
+	if (pushed_before(nt, c)) {
+		if (r->remind_ms <= 0)
+			return INT64_MAX;
+		if ((w = c->ntfy_at + r->remind_ms - now_ms()) > 0)
+			return w;
+		/* a reminder: the question pushed anew */
+	}
+	if (age < r->delay_ms)
+		return r->delay_ms - age;
+	if (conf_quiet(&nt->conf, c->subject.priority, local_minutes()))
+		return 60 * 1000;
+	if (in_focus(r, c))
+		return FOCUS_MS;
+	if (c->ntfy_try.retry_at > now_ms())
+		return c->ntfy_try.retry_at - now_ms();
+	if ((w = ntfy_send(nt, c)) == 0)
+		return r->remind_ms > 0 ? r->remind_ms : INT64_MAX;
+	return w > 0 ? w : 1;
+}
+
 /*
  * Delivers what is due for one condition; the ms until something more is
  * due (INT64_MAX: nothing).
@@ -930,6 +1061,9 @@ deliver(struct notifier *nt, struct cond *c)
 		if (w < wait)
 			wait = w;
 	}
+	if ((r = conf_match(&nt->conf, s, SINK_NTFY)) != NULL &&
+	    (w = ntfy_due(nt, c, r, age)) < wait)
+		wait = w;
 	return wait;
 }
 
@@ -959,6 +1093,193 @@ take_back(struct notifier *nt, struct cond *c)
 	cond_drop(nt, c);
 }
 
+/* ---- the phone told, and its taps ---- */
+
+static void
+await_receipt(struct notifier *nt, const char *key)
+{
+	if (nt->nawaiting == RECEIPTS_MAX) {	/* the oldest waits no more */
+		free(nt->awaiting[0]);
+		memmove(nt->awaiting, nt->awaiting + 1, (RECEIPTS_MAX - 1) *
+		    sizeof(*nt->awaiting));
+		nt->nawaiting--;
+	}
+	nt->awaiting[nt->nawaiting++] = xstrndup(key, strlen(key));
+}
+
+/* Whether the phone awaits this key's receipt; it is then no more. */
+static bool
+awaited(struct notifier *nt, const char *key)
+{
+	size_t	 i;
+
+	for (i = 0; i < nt->nawaiting; i++)
+		if (strcmp(nt->awaiting[i], key) == 0) {
+			free(nt->awaiting[i]);
+			nt->awaiting[i] = nt->awaiting[--nt->nawaiting];
+			return true;
+		}
+	return false;
+}
+
+static void
+phone_say(struct notifier *nt, const struct view *v, const struct buf *w)
+{
+	char	 why[160];
+
+	if (!ntfy_say(nt->ntfy, v, w->p, why, sizeof(why)))
+		warnx("ntfy: a follow-up was not sent: %s", why);
+}
+
+/*
+ * A question pushed settled: the phone is told how (ntfy 2.11 can
+ * neither replace nor delete a message, so a short follow-up), and, once
+ * the agent took the answer, that it did.
+ */
+static void
+ntfy_settled(struct notifier *nt, struct cond *c, const char *change,
+    const struct jval *line)
+{
+	struct arena		 a = { 0 };
+	struct buf		 w = { 0 };
+	struct view		 v;
+	const struct jval	*n, *i, *resp, *id, *source;
+	size_t			 k;
+
+	if (nt->ntfy == NULL || !c->ntfy_sent || !c->question)
+		return;	/* a notice gone needs no word */
+	n = json_get(line, "notification");
+	i = json_get(line, "interaction");
+	if (n == NULL || n->type != J_OBJECT)
+		n = c->n;
+	if (i == NULL || i->type != J_OBJECT)
+		i = c->i;
+	if (!phone_view(nt, &v, &a, c->key, n, i))
+		goto done;
+	if (v.qs == Q_ANSWERED) {
+		buf_puts(&w, "Answered");
+		resp = json_get(i, "response");
+		id = resp != NULL ? json_get(resp, "choice_id") : NULL;
+		for (k = 0; id != NULL && id->type == J_STRING &&
+		    k < v.nchoices; k++)
+			if (sv_same(v.choices[k].id, sv_json(id))) {
+				buf_puts(&w, ": ");
+				buf_put(&w, v.choices[k].label.p,
+				    v.choices[k].label.n);
+				break;
+			}
+		source = resp != NULL ? json_get(resp, "source") : NULL;
+		if (source != NULL && source->type == J_STRING) {
+			buf_puts(&w, " (");
+			view_safe(&w, source->s, source->len, 64, false);
+			buf_puts(&w, ")");
+		}
+		view_handover_json(&v, &a, line);
+		if (v.handover.p != NULL) {
+			buf_puts(&w, ". ");
+			buf_put(&w, v.handover.p, v.handover.n);
+		} else
+			await_receipt(nt, c->key);
+	} else if (v.qs == Q_EXPIRED || strcmp(change, "expired") == 0)
+		buf_puts(&w, "Expired: nobody answered in time.");
+	else
+		buf_puts(&w, "Closed: the agent asks no more.");
+	buf_putc(&w, '\0');
+	phone_say(nt, &v, &w);
+done:
+	buf_free(&w);
+	arena_free(&a);
+}
+
+/* What became of an answer the phone was told of: the agent took it. */
+static void
+ntfy_receipt(struct notifier *nt, const struct jval *line, const char *key)
+{
+	struct arena	 a = { 0 };
+	struct buf	 w = { 0 };
+	struct view	 v;
+
+	if (nt->ntfy == NULL || !awaited(nt, key))
+		return;
+	if (phone_view(nt, &v, &a, key, json_get(line, "notification"),
+	    json_get(line, "interaction"))) {
+		view_handover_json(&v, &a, line);
+		if (v.handover.p != NULL) {
+			buf_put(&w, v.handover.p, v.handover.n);
+			buf_putc(&w, '\0');
+			phone_say(nt, &v, &w);
+		}
+	}
+	buf_free(&w);
+	arena_free(&a);
+}
+
+static void
+tap_ignored(struct notifier *nt, const char *what)
+{
+	nt->taps_ignored++;
+	if ((nt->taps_ignored & (nt->taps_ignored - 1)) == 0)
+		warnx("ntfy: %s was ignored (%llu so far)", what,
+		    (unsigned long long)nt->taps_ignored);
+}
+
+/*
+ * A message on the answer topic: a tap answers the question it was
+ * shown with, through the applier, or nothing; a stale one brings the
+ * current question back to the phone.  Where the topic was read to is
+ * kept, so that a restart reads on from there.
+ */
+static void
+ntfy_tapped(struct notifier *nt, const char *line, size_t len)
+{
+	struct arena		 a = { 0 }, va = { 0 };
+	struct ntfy_tap		 t;
+	struct view		 v;
+	struct cond		*c;
+	struct buf		 b = { 0 };
+	const char		*said;
+
+	if (!ntfy_tap(&a, line, len, &t)) {
+		warnx("ntfy: a line of the answer topic that is not a message");
+		goto done;
+	}
+	if (t.id != NULL && strlen(t.id) < sizeof(nt->ntfy_since))
+		(void)strlcpy(nt->ntfy_since, t.id, sizeof(nt->ntfy_since));
+	if (t.key == NULL) {
+		tap_ignored(nt, "a message that is not a tap");
+		goto save;
+	}
+	if ((c = cond_find(nt, t.key)) == NULL || !c->question ||
+	    !c->ntfy_sent) {
+		tap_ignored(nt, "a tap for no question pushed and open");
+		goto save;
+	}
+	if (strcmp(t.tag, c->tag) != 0) {
+		warnx("%s: a tap on a question no longer shown was refused",
+		    safe(&b, c->key));
+		c->ntfy_sent = false;	/* the current one, pushed again */
+		goto save;
+	}
+	if (!phone_view(nt, &v, &va, c->key, c->n, c->i) ||
+	    !ntfy_offers(nt->ntfy, &v, sv_str(t.choice))) {
+		tap_ignored(nt, "a tap on a choice the phone was not offered");
+		goto save;
+	}
+	said = answer_seen(nt->journal, &(struct seen_answer){ .key = c->key,
+	    .tag = t.tag, .who = { "arc-notify", NULL, "ntfy", NULL },
+	    .answer = t.choice, .off = &nt->off });
+	if (strcmp(said, "changed") == 0)
+		c->ntfy_sent = false;
+	if (strcmp(said, "answered") != 0 && strcmp(said, "sent") != 0)
+		warnx("%s: a tap was not taken (%s)", safe(&b, c->key), said);
+save:
+	state_save(nt);
+done:
+	buf_free(&b);
+	arena_free(&va);
+	arena_free(&a);
+}
+
 /* ---- the follow stream ---- */
 
 /*
@@ -977,6 +1298,7 @@ receipt(struct notifier *nt, const struct jval *line, const char *key)
 	if (c.n == NULL || c.n->type != J_OBJECT || c.i == NULL ||
 	    c.i->type != J_OBJECT)
 		return;
+	ntfy_receipt(nt, line, key);
 	c.question = true;
 	describe(&c);
 	if (conf_match(&nt->conf, &c.subject, SINK_DESKTOP) != NULL &&
@@ -1028,16 +1350,20 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	if (strcmp(change, "current") != 0 && strcmp(change, "opened") != 0 &&
 	    strcmp(change, "updated") != 0) {
 		/* answered, expired, resolved, dismissed, removed */
-		if (c != NULL)
+		if (c != NULL) {
+			ntfy_settled(nt, c, change, v);
 			take_back(nt, c);
+		}
 		goto refresh;
 	}
 	if (n == NULL)
 		goto done;
 	if (i != NULL && (status == NULL || strcmp(status, "pending") != 0)) {
 		/* a question no longer pending: nothing to ask any more */
-		if (c != NULL)
+		if (c != NULL) {
+			ntfy_settled(nt, c, change, v);
 			take_back(nt, c);
+		}
 		goto refresh;
 	}
 	if (c == NULL) {
@@ -1345,11 +1671,29 @@ statefile_of(const char *journal)
 	return p;
 }
 
+/* The reader of the answer topic, started anew when it ended. */
+static void
+ntfy_reader(struct notifier *nt, struct line_reader *tr)
+{
+	int	 st;
+
+	if (nt->ntfy_child > 0) {
+		(void)kill(nt->ntfy_child, SIGTERM);
+		while (waitpid(nt->ntfy_child, &st, 0) == -1 && errno == EINTR)
+			;
+		line_reader_free(tr);
+		(void)close(nt->ntfy_fd);
+	}
+	nt->ntfy_child = ntfy_listen(nt->ntfy, nt->ntfy_since, &nt->ntfy_fd);
+	line_reader_init(tr, nt->ntfy_fd, "the ntfy reader");
+	line_reader_set(tr, LINE_MAX_BYTES, '\n');
+}
+
 static void
 loop(struct notifier *nt, int fd)
 {
-	struct line_reader	 lr;
-	struct pollfd		 pfd[2];
+	struct line_reader	 lr, tr;
+	struct pollfd		 pfd[3];
 	const char		*line;
 	size_t			 len, i;
 	int64_t			 wait, w;
@@ -1359,6 +1703,8 @@ loop(struct notifier *nt, int fd)
 
 	line_reader_init(&lr, fd, "arc-status --follow");
 	line_reader_set(&lr, LINE_MAX_BYTES, '\n');
+	if (nt->ntfy != NULL)
+		ntfy_reader(nt, &tr);
 	while (!quit) {
 		wait = INT64_MAX;
 		for (i = 0; i < nt->nc; i++)
@@ -1374,11 +1720,14 @@ loop(struct notifier *nt, int fd)
 		    wait < 0 ? 0 : (int)wait + 1;
 		pfd[0].fd = fd;
 		pfd[0].events = POLLIN;
-		if (nt->bus != NULL) {
-			pfd[1].fd = sd_bus_get_fd(nt->bus);
-			pfd[1].events = (short)sd_bus_get_events(nt->bus);
-		}
-		if (poll(pfd, nt->bus != NULL ? 2 : 1, timeout) == -1) {
+		pfd[1].fd = nt->bus != NULL ? sd_bus_get_fd(nt->bus) : -1;
+		pfd[1].events = nt->bus != NULL ?
+		    (short)sd_bus_get_events(nt->bus) : 0;
+		/* taps once the news is in: a tap is judged against it */
+		pfd[2].fd = nt->ntfy != NULL && nt->synced ? nt->ntfy_fd : -1;
+		pfd[2].events = POLLIN;
+		pfd[1].revents = pfd[2].revents = 0;
+		if (poll(pfd, 3, timeout) == -1) {
 			if (errno == EINTR)
 				continue;
 			err(EXIT_SYSTEM, "poll");
@@ -1393,6 +1742,17 @@ loop(struct notifier *nt, int fd)
 			if (ls == LINE_EOF || ls == LINE_ERROR) {
 				warnx("arc-status --follow ended");
 				break;
+			}
+		}
+		if (pfd[2].fd != -1 && pfd[2].revents != 0) {
+			do {
+				ls = line_next(&tr, &line, &len);
+				if (ls == LINE_OK)
+					ntfy_tapped(nt, line, len);
+			} while (ls == LINE_OK && line_pending(&tr));
+			if (ls == LINE_EOF || ls == LINE_ERROR) {
+				warnx("the ntfy reader ended; started again");
+				ntfy_reader(nt, &tr);
 			}
 		}
 		rc = 0;
@@ -1412,6 +1772,8 @@ loop(struct notifier *nt, int fd)
 		}
 	}
 	line_reader_free(&lr);
+	if (nt->ntfy != NULL)
+		line_reader_free(&tr);
 }
 
 int
@@ -1420,13 +1782,15 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "ntfy-setup", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct notifier		 nt = { 0 };
 	struct sigaction	 sa;
 	const char		*config = NULL;
 	char			*journal;
-	bool			 check = false, need_bus = false;
+	bool			 check = false, need_bus = false, setup = false;
+	bool			 need_ntfy = false;
 	size_t			 i;
 	int			 ch, fd, st, rc;
 
@@ -1441,12 +1805,25 @@ main(int argc, char *argv[])
 		case 'n':
 			check = true;
 			break;
+		case 'S':
+			setup = true;
+			break;
 		default:
 			if (common_option(ch, usage, &st))
 				return st;
 			usage_print(stderr, usage, false);
 			return EXIT_USAGE;
 		}
+	if (setup) {
+		if (argc - optind > 1 || (optind < argc &&
+		    strncmp(argv[optind], "https://", 8) != 0 &&
+		    strncmp(argv[optind], "http://", 7) != 0))
+			return usage_error(usage, "--ntfy-setup takes a "
+			    "server's URL, http:// or https://");
+		ntfy_setup(stdout, optind < argc ? argv[optind] :
+		    "https://ntfy.sh");
+		return fflush(stdout) == 0 ? 0 : EXIT_SYSTEM;
+	}
 	if (optind != argc)
 		return usage_error(usage, "unexpected argument");
 	if (!arc_now_init())
@@ -1487,6 +1864,14 @@ main(int argc, char *argv[])
 			    "(arc-notify.conf(5))", strerror(-rc));
 		errx(EXIT_SYSTEM, "the session bus: %s", strerror(-rc));
 	}
+	for (i = 0; i < nt.conf.nrules; i++)
+		if (nt.conf.rules[i].sink == SINK_NTFY &&
+		    nt.conf.rules[i].notify)
+			need_ntfy = true;
+	if (need_ntfy && (nt.ntfy = ntfy_open(&nt.conf.ntfy)) == NULL)
+		errx(EXIT_USAGE, "the ntfy line (%s:%d) cannot be used",
+		    nt.conf.path != NULL ? nt.conf.path : "notify.conf",
+		    nt.conf.ntfy.lineno);
 	if (!need_bus)
 		goto no_bus;
 	/*
@@ -1504,6 +1889,10 @@ main(int argc, char *argv[])
 	owner_ask(&nt);		/* after the match: no change goes unseen */
 no_bus:
 	state_restore(&nt);
+	if (nt.ntfy != NULL && nt.ntfy_since[0] == '\0')
+		/* the first run: taps from now on (the server's clock) */
+		(void)snprintf(nt.ntfy_since, sizeof(nt.ntfy_since), "%lld",
+		    (long long)time(NULL) - 1);
 	nt.child = follow_start(&nt, &fd);
 	loop(&nt, fd);
 
@@ -1521,6 +1910,16 @@ no_bus:
 	(void)close(fd);
 	while (waitpid(nt.child, &st, 0) == -1 && errno == EINTR)
 		;
+	if (nt.ntfy_child > 0) {
+		(void)kill(nt.ntfy_child, SIGTERM);
+		(void)close(nt.ntfy_fd);
+		while (waitpid(nt.ntfy_child, &st, 0) == -1 && errno == EINTR)
+			;
+	}
+	ntfy_close(nt.ntfy);
+	while (nt.nawaiting > 0)
+		free(nt.awaiting[--nt.nawaiting]);
+	free(nt.pushed);
 	if (nt.bus != NULL)
 		sd_bus_flush_close_unref(nt.bus);
 	while (nt.nc > 0)

@@ -1,11 +1,13 @@
 /*
  * arc-notify's policy file (arc-notify.conf(5)).  A rule a line:
  *
- *   notify|ignore desktop|tmux|exec [delay D] [remind D] [sound NAME]
+ *   notify|ignore desktop|tmux|exec|ntfy [delay D] [remind D] [sound NAME]
  *       [question|notice] [kind K] [agent A] [project P] [session S]
  *       [unfocused]
  *       [priority [>=|<=] P] [run COMMAND...]
  *   quiet HH:MM-HH:MM [except PRIORITY]
+ *   ntfy URL TOPIC [answers TOPIC] [token FILE] [tap-token FILE]
+ *       [page URL]
  *
  * For each sink, the last rule naming it that matches a condition
  * decides, as doas.conf(5) does; no rule for it means nothing is sent
@@ -29,7 +31,8 @@
 
 static const char *const prio_names[] = { "low", "normal", "high",
     "critical" };
-static const char *const sink_names[] = { "desktop", "tmux", "exec" };
+static const char *const sink_names[] = { "desktop", "tmux", "exec",
+    "ntfy" };
 
 static int
 conf_priority(const char *s)
@@ -170,14 +173,15 @@ parse_rule(struct conf *c, char **w, int n, const char *rest,
 	r.lineno = lineno;
 	r.notify = strcmp(w[0], "notify") == 0;
 	if (n < 2) {
-		warnx("%s:%d: a sink: desktop, tmux or exec", name, lineno);
+		warnx("%s:%d: a sink: desktop, tmux, exec or ntfy", name,
+		    lineno);
 		return false;
 	}
-	for (s = 0; s < 3; s++)
+	for (s = 0; s < 4; s++)
 		if (strcmp(w[1], sink_names[s]) == 0)
 			break;
-	if (s == 3) {
-		warnx("%s:%d: %s: not a sink (desktop, tmux, exec)", name,
+	if (s == 4) {
+		warnx("%s:%d: %s: not a sink (desktop, tmux, exec, ntfy)", name,
 		    lineno, w[1]);
 		return false;
 	}
@@ -241,6 +245,109 @@ bad:
 	return false;
 }
 
+/* An ntfy topic's name, as ntfy takes it: [-_A-Za-z0-9], 1 to 64. */
+static bool
+topic_name(const char *t)
+{
+	size_t	n = strlen(t);
+
+	return n >= 1 && n <= 64 && strspn(t, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == n;
+}
+
+/* A file's path: absolute, or ~/ for $HOME; NULL when neither. */
+static char *
+file_path(const char *w)
+{
+	const char	*home = getenv("HOME");
+	char		*p;
+
+	if (w[0] == '/')
+		return xstrdup0(w);
+	if (strncmp(w, "~/", 2) != 0 || home == NULL || *home != '/')
+		return NULL;
+	if (asprintf(&p, "%s/%s", home, w + 2) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	return p;
+}
+
+/* A URL we send to: http or https, with no blank or control in it. */
+static bool
+web_url(const char *u)
+{
+	size_t	i;
+
+	if (strncmp(u, "https://", 8) != 0 && strncmp(u, "http://", 7) != 0)
+		return false;
+	for (i = 0; u[i] != '\0'; i++)
+		if ((unsigned char)u[i] <= ' ' || u[i] == 0x7f)
+			return false;
+	return strlen(u) > (u[4] == 's' ? 8u : 7u);
+}
+
+/* ntfy URL TOPIC [answers TOPIC] [token FILE] [tap-token FILE] [page URL] */
+static bool
+parse_ntfy(struct conf *c, char **w, int n, const char *name, int lineno)
+{
+	struct ntfy_conf	*t = &c->ntfy;
+	char			**file;
+	size_t			 len;
+	int			 k;
+
+	if (t->server != NULL) {
+		warnx("%s:%d: a second ntfy line (the first is line %d)", name,
+		    lineno, t->lineno);
+		return false;
+	}
+	if (n < 3 || !web_url(w[1]) || !topic_name(w[2])) {
+		warnx("%s:%d: ntfy needs a server's URL (http:// or https://) "
+		    "and a topic ([-_A-Za-z0-9], at most 64)", name, lineno);
+		return false;
+	}
+	t->lineno = lineno;
+	t->server = xstrdup0(w[1]);
+	len = strlen(t->server);
+	while (len > 0 && t->server[len - 1] == '/')
+		t->server[--len] = '\0';
+	t->topic = xstrdup0(w[2]);
+	for (k = 3; k < n; k++) {
+		file = NULL;
+		if (strcmp(w[k], "answers") == 0 && k + 1 < n &&
+		    topic_name(w[k + 1]) && t->answers == NULL)
+			t->answers = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "page") == 0 && k + 1 < n &&
+		    web_url(w[k + 1]) && t->page == NULL)
+			t->page = xstrdup0(w[++k]);
+		else if (strcmp(w[k], "token") == 0 && t->token == NULL)
+			file = &t->token;
+		else if (strcmp(w[k], "tap-token") == 0 && t->tap_token == NULL)
+			file = &t->tap_token;
+		else
+			goto bad;
+		if (file != NULL) {
+			if (k + 1 >= n || (*file = file_path(w[k + 1])) ==
+			    NULL) {
+				warnx("%s:%d: %s needs a file's path, absolute "
+				    "or ~/...", name, lineno, w[k]);
+				return false;
+			}
+			k++;
+		}
+	}
+	if (t->answers == NULL &&
+	    asprintf(&t->answers, "%s-answers", t->topic) == -1)
+		err(EXIT_SYSTEM, "asprintf");
+	if (strcmp(t->answers, t->topic) == 0) {
+		warnx("%s:%d: the answer topic must not be the question topic",
+		    name, lineno);
+		return false;
+	}
+	return true;
+bad:
+	warnx("%s:%d: %s: not understood here", name, lineno, w[k]);
+	return false;
+}
+
 static bool
 conf_parse(struct conf *c, FILE *fp, const char *name)
 {
@@ -264,12 +371,14 @@ conf_parse(struct conf *c, FILE *fp, const char *name)
 			continue;
 		if (strcmp(w[0], "quiet") == 0)
 			ok = parse_quiet(c, w, n, name, lineno) && ok;
+		else if (strcmp(w[0], "ntfy") == 0)
+			ok = parse_ntfy(c, w, n, name, lineno) && ok;
 		else if (strcmp(w[0], "notify") == 0 ||
 		    strcmp(w[0], "ignore") == 0)
 			ok = parse_rule(c, w, n, rest, name, lineno) && ok;
 		else {
-			warnx("%s:%d: %s: not notify, ignore or quiet", name,
-			    lineno, w[0]);
+			warnx("%s:%d: %s: not notify, ignore, quiet or ntfy",
+			    name, lineno, w[0]);
 			ok = false;
 		}
 	}
@@ -277,6 +386,14 @@ conf_parse(struct conf *c, FILE *fp, const char *name)
 		warn("%s", name);
 		return false;
 	}
+	for (n = 0; ok && c->ntfy.server == NULL && (size_t)n < c->nrules;
+	    n++)
+		if (c->rules[n].sink == SINK_NTFY && c->rules[n].notify) {
+			warnx("%s:%d: notify ntfy needs an ntfy line (the "
+			    "server and its topics)", name,
+			    c->rules[n].lineno);
+			ok = false;
+		}
 	return ok;
 }
 
@@ -301,6 +418,12 @@ conf_free(struct conf *c)
 	free(c->rules);
 	free(c->quiet);
 	free(c->path);
+	free(c->ntfy.server);
+	free(c->ntfy.topic);
+	free(c->ntfy.answers);
+	free(c->ntfy.token);
+	free(c->ntfy.tap_token);
+	free(c->ntfy.page);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -427,6 +550,18 @@ conf_print(const struct conf *c, FILE *fp)
 		    c->quiet[i].to % 60);
 		if (c->quiet[i].except < 4)
 			fprintf(fp, " except %s", prio_names[c->quiet[i].except]);
+		fputc('\n', fp);
+	}
+	if (c->ntfy.server != NULL) {
+		/* the token files' paths; never what they hold */
+		fprintf(fp, "ntfy %s %s answers %s", c->ntfy.server,
+		    c->ntfy.topic, c->ntfy.answers);
+		if (c->ntfy.token != NULL)
+			fprintf(fp, " token \"%s\"", c->ntfy.token);
+		if (c->ntfy.tap_token != NULL)
+			fprintf(fp, " tap-token \"%s\"", c->ntfy.tap_token);
+		if (c->ntfy.page != NULL)
+			fprintf(fp, " page %s", c->ntfy.page);
 		fputc('\n', fp);
 	}
 	for (i = 0; i < c->nrules; i++) {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum sink { SINK_DESKTOP, SINK_TMUX, SINK_EXEC };
+enum sink { SINK_DESKTOP, SINK_TMUX, SINK_EXEC, SINK_NTFY };
 
 struct rule {
 	bool		 notify;	/* else ignore */
@@ -30,7 +30,20 @@ struct quiet {
 	int		 except;	/* priorities at least this get through */
 };
 
+/*
+ * Where the ntfy sink publishes (one "ntfy" line): the server's URL, the
+ * question topic and the answer topic, the files of the host's token and
+ * of the token a tap is made with, and arc-web's page to open.
+ */
+struct ntfy_conf {
+	char		*server;	/* NULL: no ntfy line */
+	char		*topic, *answers;
+	char		*token, *tap_token, *page;	/* NULL: none */
+	int		 lineno;
+};
+
 struct conf {
+	struct ntfy_conf ntfy;
 	struct rule	*rules;
 	size_t		 nrules;
 	struct quiet	*quiet;

@@ -527,3 +527,23 @@ view_json(struct buf *b, const struct view *v, const char *now)
 	json_sv(b, "handover", v->handover);
 	buf_puts(b, "}}");
 }
+
+void
+view_summary(struct buf *sum, const struct view *v)
+{
+	/* Plain text, no markup: the view's safe text as it is. */
+	if (v->agent.p != NULL || v->agent_id.p != NULL)
+		buf_put(sum, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
+		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
+	else
+		buf_puts(sum, "agent");
+	if (v->project.p != NULL) {
+		buf_puts(sum, " \xc2\xb7 ");
+		buf_put(sum, v->project.p, v->project.n);
+	}
+	buf_puts(sum, ": ");
+	if (v->title.p != NULL)
+		buf_put(sum, v->title.p, v->title.n);
+	else
+		buf_put(sum, v->shown_key.p, v->shown_key.n);
+}

@@ -82,6 +82,8 @@ void	view_handover(struct view *, struct arena *, const struct rec *q,
 /* The same from a follow line (its "handover" and "waiting"). */
 void	view_handover_json(struct view *, struct arena *,
 	    const struct jval *line);
+/* A notification's summary line: who, where, and the title. */
+void	view_summary(struct buf *, const struct view *);
 /* Whether the question can be answered from a surface showing it. */
 bool	view_answerable(const struct view *);
 

@@ -66,7 +66,7 @@ excluded() {
 kind() {
 	local first; first=$(head -1 "$1")
 	if grep -qvE '^(#|set |if -F |bind-key |$)' "$1"; then :; else echo tmux; return; fi
-	if ! grep -qvE '^(notify|quiet|ignore) [^=]' "$1"; then echo notify; return; fi
+	if ! grep -qvE '^(notify|quiet|ignore|ntfy) [^=]' "$1"; then echo notify; return; fi
 	case $first in
 	'{'*) echo json ;;
 	'[['* | 'notify = ['*) echo toml ;;

@@ -61,18 +61,19 @@ DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace 
 	     mosquitto mosquitto-clients lighttpd lighttpd-mod-openssl chromium nodejs \
 	     curl dunst openssl \
 	     xvfb dbus imagemagick x11-utils libnotify-bin libglib2.0-bin time \
-	     systemd
+	     systemd libsqlite3-0
 DEBS_SLOW  = $(DEBS_CHECK)
 # npm is a package of its own in Debian (nodejs has node only).
 DEBS_CLIENTS = $(DEBS_CHECK) npm
-DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind curl
+DEBS_VALGRIND = $(DEBS_BUILD) jq valgrind curl libsqlite3-0
 DEBS_SANITIZE = $(DEBS_CHECK) clang libclang-rt-14-dev
 DEBS_FUZZ  = $(DEBS_CORE) jq clang libclang-rt-14-dev
 DEBS_BENCH = $(DEBS_CHECK) libcjson-dev sqlite3 valgrind
 # ntfy, the push server t/ntfy.bats runs, is Debian 13's package (12 has
 # none), fetched from trixie with apt and unpacked in the tree by
 # t/fetch-ntfy, which touches nothing of the machine's; the targets that
-# run t/ntfy.bats fetch it with their packages.
+# run t/ntfy.bats fetch it once their packages are in (it links
+# libsqlite3, which DEBS_CHECK brings: its package's Depends).
 NTFY	   = t/ntfy/usr/bin/ntfy
 
 all: $(COMMANDS) arc-notify
@@ -118,9 +119,7 @@ deps-valgrind: DEBS = $(DEBS_VALGRIND)
 deps-sanitize: DEBS = $(DEBS_SANITIZE)
 deps-fuzz: DEBS = $(DEBS_FUZZ)
 deps-bench: DEBS = $(DEBS_BENCH)
-deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-bench: $(NTFY)
-$(NTFY):
-	@t/fetch-ntfy t/ntfy
+NTFY_TARGETS = deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-bench
 deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-sanitize deps-fuzz deps-bench:
 	@$(MISSING); \
 	if [ -n "$$missing" ]; then \
@@ -130,6 +129,7 @@ deps-build deps-demo deps-check deps-clients deps-slow deps-valgrind deps-saniti
 	    DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
 	        --no-install-recommends $$missing >/dev/null; \
 	fi
+	@$(if $(filter $@,$(NTFY_TARGETS)),t/fetch-ntfy t/ntfy)
 
 # Stops, naming what is missing and the command that installs it.
 need-build: DEBS = $(DEBS_BUILD)
@@ -271,7 +271,7 @@ install: need-build all
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 arc $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS))
-	for c in $(filter-out arc-web,$(wordlist 2,99,$(COMMANDS))); do \
+	for c in arc $(filter-out arc-web,$(wordlist 2,99,$(COMMANDS))); do \
 	    ln -f $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS)) \
 	        $(DESTDIR)$(BINDIR)/$$c; done
 	# arc-web is run by a web server, not by a person: the CGI's path.
@@ -291,6 +291,23 @@ install: need-build all
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 
+# Removes what install put under PREFIX, and the folders it made that
+# are left empty; nothing else.
+INSTALLED_EXAMPLES = claude-code-hook codex-hook codex-notify gemini-hook \
+	arc-mqtt-agent.service arc-mqtt-person.service arc-notify.service
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/arc $(addprefix $(DESTDIR)$(BINDIR)/,$(filter-out arc-web,$(COMMANDS))) \
+	    $(DESTDIR)$(BINDIR)/arc-mqtt $(DESTDIR)$(BINDIR)/arc-notify \
+	    $(DESTDIR)$(LIBEXECDIR)/arc-web \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7))) \
+	    $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \
+	    $(addprefix $(DESTDIR)$(PREFIX)/share/arc/examples/,$(INSTALLED_EXAMPLES)) \
+	    $(DESTDIR)$(DATADIR)/arc-0.2.schema.json
+	rmdir $(DESTDIR)$(PREFIX)/share/arc/examples $(DESTDIR)$(DATADIR) \
+	    $(DESTDIR)$(LIBEXECDIR) 2>/dev/null || :
+
 clean:
 	rm -rf arc arc-notify $(COMMANDS) *.o web/assets.inc bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \
 	    $(TEST_HELPERS)
@@ -302,4 +319,4 @@ debs-list:
 .PHONY: all print-rooms debs-list deps need-build need-check deps-build deps-clients deps-demo deps-check deps-slow deps-valgrind deps-sanitize \
 	deps-fuzz deps-bench check check-model check-slow check-valgrind check-sanitize fuzz fuzz-build lint-man demo bench \
 	test-helpers \
-	install clean
+	install uninstall clean

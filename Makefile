@@ -17,7 +17,7 @@ NOTIFY_OBJS = arc-notify.o arcnotifyconf.o arcntfy.o
 NOTIFY_LIBS = -lsystemd -lcurl
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
-	   archost-gemini.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
+	   archost-gemini.o archost-copilot.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
 	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcusage.o arcvia.o arcwords.o arcbind.o arctmux.o \
 	   arcdelivery.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o arcspawn.o \
@@ -28,7 +28,7 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h \
+	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h archost-copilot.h \
 	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
 	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h arcntfy.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
@@ -39,6 +39,9 @@ MAN5	 = man/arc-journal.5 man/arc-notify.conf.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 MAN8	 = man/arc-web.8
 LIBEXECDIR ?= $(PREFIX)/lib/arc
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+COMPLETED = arc-validate arc-apply arc-answer arc-wait arc-status arc-emit \
+	    arc-acp arc-notify arc-hook
 
 # Debian packages, by what needs them.  make deps-TARGET installs a
 # target's list (apt-get, with sudo when not root), and make deps what
@@ -290,6 +293,10 @@ install: need-build all
 	    $(DESTDIR)$(PREFIX)/share/arc/examples
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
+	# bash-completion loads a command's file by its name
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 examples/arc.bash $(DESTDIR)$(COMPLETIONDIR)/arc
+	for c in $(COMPLETED); do ln -sf arc $(DESTDIR)$(COMPLETIONDIR)/$$c; done
 
 # Removes what install put under PREFIX, and the folders it made that
 # are left empty; nothing else.
@@ -304,9 +311,11 @@ uninstall:
 	    $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7))) \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \
 	    $(addprefix $(DESTDIR)$(PREFIX)/share/arc/examples/,$(INSTALLED_EXAMPLES)) \
-	    $(DESTDIR)$(DATADIR)/arc-0.2.schema.json
+	    $(DESTDIR)$(DATADIR)/arc-0.2.schema.json \
+	    $(DESTDIR)$(COMPLETIONDIR)/arc $(addprefix $(DESTDIR)$(COMPLETIONDIR)/,$(COMPLETED))
 	rmdir $(DESTDIR)$(PREFIX)/share/arc/examples $(DESTDIR)$(DATADIR) \
-	    $(DESTDIR)$(LIBEXECDIR) 2>/dev/null || :
+	    $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(COMPLETIONDIR) \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion 2>/dev/null || :
 
 clean:
 	rm -rf arc arc-notify $(COMMANDS) *.o web/assets.inc bench/cjson-parse bench/wakelat san fuzz/bin fuzz/corpus \

@@ -36,6 +36,7 @@
 #include "archook.h"
 #include "archost-claude.h"
 #include "archost-gemini.h"
+#include "archost-copilot.h"
 
 #define TIMEOUT_DEFAULT	300	/* seconds (ARC_HOOK_TIMEOUT) */
 
@@ -49,11 +50,24 @@ struct host {
 	bool		 timed;	/* reads ARC_HOOK_TIMEOUT */
 };
 
+/*
+ * Copilot CLI names the event in two payloads only: its hooks file gives
+ * each command the event it runs for (ARC_HOOK_EVENT, in the env).
+ */
+static bool
+copilot_plan_env(struct arena *a, const struct jval *p, struct hook_who *w,
+    struct hook_plan *pl)
+{
+	return copilot_plan(a, p, getenv("ARC_HOOK_EVENT"), w, pl);
+}
+
 static const struct host hosts[] = {
 	{ "claude-code", "claude-code", "Claude Code", claude_plan,
 	    claude_reply, true },
 	{ "codex", "codex", "Codex", claude_plan, claude_reply, true },
 	{ "gemini", "gemini-cli", "Gemini CLI", gemini_plan, NULL, false },
+	{ "copilot", "copilot-cli", "Copilot CLI", copilot_plan_env,
+	    copilot_reply, true },
 };
 
 /* ---- settings: what a host's configuration holds ---- */
@@ -82,6 +96,12 @@ static const struct setting {
 	{ "gemini", "AfterAgent", NULL, 5000, false },
 	{ "gemini", "BeforeAgent", NULL, 5000, false },
 	{ "gemini", "SessionEnd", NULL, 5000, false },
+	/* Copilot's default is 30 s, too short for a person */
+	{ "copilot", "permissionRequest", NULL, 330, true },
+	{ "copilot", "notification", NULL, 5, false },
+	{ "copilot", "agentStop", NULL, 5, false },
+	{ "copilot", "userPromptSubmitted", NULL, 5, false },
+	{ "copilot", "sessionEnd", NULL, 5, false },
 };
 
 /*
@@ -118,7 +138,10 @@ print_settings(const char *host, const char *bindir, bool toml)
 	buf_free(&path);
 	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
 		n += strcmp(settings[i].host, host) == 0;
-	if (!toml)
+	if (strcmp(host, "copilot") == 0)
+		/* a hooks file of its own: ~/.copilot/hooks/arc.json */
+		buf_puts(&b, "{\n  \"version\": 1,\n  \"hooks\": {\n");
+	else if (!toml)
 		buf_puts(&b, "{\n  \"hooks\": {\n");
 	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
 		const struct setting *s = &settings[i];
@@ -137,6 +160,15 @@ print_settings(const char *host, const char *bindir, bool toml)
 			if (s->asks)
 				buf_puts(&b, "statusMessage = \"Asking you "
 				    "through arc\"\n");
+			continue;
+		}
+		if (strcmp(host, "copilot") == 0) {
+			buf_printf(&b, "    \"%s\": [{ \"type\": \"command\", "
+			    "\"bash\": ", s->event);
+			buf_json_str(&b, cmd.p, cmd.len);
+			buf_printf(&b, ",\n      \"env\": { \"ARC_HOOK_EVENT\": "
+			    "\"%s\" }, \"timeoutSec\": %d }]%s\n", s->event,
+			    s->timeout, k < n ? "," : "");
 			continue;
 		}
 		buf_printf(&b, "    \"%s\": [{ ", s->event);
@@ -628,13 +660,23 @@ setup_signals(struct call *c)
 	(void)sigaction(SIGHUP, &sa, NULL);
 }
 
-/* The event's name for messages: letters only, else "unnamed". */
+/*
+ * The event's name for messages: letters only, else "unnamed" (Copilot
+ * CLI's: hookName, or the event its hooks file gave the command).
+ */
 static const char *
 event_named(struct arena *a, const struct jval *payload)
 {
 	const char	*e = hook_clip(a, hook_line(a, json_get(payload,
 			    "hook_event_name")), 64);
-	size_t		 n = strlen(e);
+	size_t		 n;
+
+	if (*e == '\0')
+		e = hook_clip(a, hook_line(a, json_get(payload, "hookName")),
+		    64);
+	if (*e == '\0' && getenv("ARC_HOOK_EVENT") != NULL)
+		e = hook_clip(a, getenv("ARC_HOOK_EVENT"), 64);
+	n = strlen(e);
 
 	if (n < 1 || n > 40 || strspn(e, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 	    "abcdefghijklmnopqrstuvwxyz") != n)
@@ -722,7 +764,7 @@ static const char usage[] =
 "Runs as the host's hook: its JSON payload on standard input becomes ARC\n"
 "requests; for a question, the person's decision is printed in the host's\n"
 "format.  On any failure of its own it prints nothing and exits 0.  Hosts:\n"
-"claude-code, codex, gemini.\n"
+"claude-code, codex, gemini, copilot.\n"
 "\n"
 "  --settings host       print the hooks for the host's settings file\n"
 "  --prefix dir          with --settings: arc-hook is in dir/bin\n"
@@ -812,7 +854,7 @@ hook_main(int argc, char **argv)
 		for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++)
 			if (strcmp(argv[optind], hosts[i].name) == 0)
 				return hook(&hosts[i]);
-		warnx("%s: no such host (claude-code, codex or gemini); the "
+		warnx("%s: no such host (claude-code, codex, gemini or copilot); the "
 		    "host asks in its own dialog", safe(&shown, argv[optind]));
 		buf_free(&shown);
 		return 0;

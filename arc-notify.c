@@ -127,6 +127,7 @@ struct cond {
 	bool		 ntfy_known;	/* ntfy_sent read from the state file */
 	char		 ntfy_tag[TAG_SHOWN + 1];
 	int64_t		 ntfy_at;
+	bool		 ntfy_again;	/* pushed again for a stale tap */
 };
 
 struct notifier {
@@ -156,6 +157,8 @@ struct notifier {
 	char		(*pushed)[SENT_MARK + 1];	/* an earlier run's */
 	size_t		 npushed;
 	uint64_t	 taps_ignored;	/* for keys never pushed, or stale */
+	int64_t		 ntfy_down_until;	/* ms: a publish failed */
+	int64_t		 ntfy_started;	/* ms: the reader's last start */
 	/* questions pushed and answered, whose receipt the phone awaits */
 	char		*awaiting[RECEIPTS_MAX];
 	size_t		 nawaiting;
@@ -928,7 +931,10 @@ ntfy_send(struct notifier *nt, struct cond *c)
 		ok = ntfy_push(nt->ntfy, &v, why, sizeof(why));
 	arena_free(&a);
 	if (ok) {
+		if (strcmp(c->ntfy_tag, c->tag) != 0)
+			c->ntfy_again = false;	/* a new version: its own */
 		c->ntfy_sent = true;
+		nt->ntfy_down_until = 0;
 		(void)strlcpy(c->ntfy_tag, c->tag, sizeof(c->ntfy_tag));
 		c->ntfy_at = now_ms();
 		succeeded(nt, &c->ntfy_try);
@@ -936,6 +942,12 @@ ntfy_send(struct notifier *nt, struct cond *c)
 		return 0;
 	}
 	failed(nt, c, &c->ntfy_try, "ntfy", why);
+	/*
+	 * A publish waits for the server (at most 10 s): one that failed
+	 * holds the others back a while, so that a server gone does not
+	 * stall the loop once for every question.
+	 */
+	nt->ntfy_down_until = now_ms() + RETRY_MS;
 	return c->ntfy_try.gave_up ? INT64_MAX : c->ntfy_try.retry_at -
 	    now_ms();
 }
@@ -948,6 +960,8 @@ ntfy_due(struct notifier *nt, struct cond *c, const struct rule *r,
 
 	if (nt->ntfy == NULL || c->ntfy_try.gave_up)
 		return INT64_MAX;	/* a failure stands (arc-status) */
+	if (nt->ntfy_down_until > now_ms() && !pushed_before(nt, c))
+		return nt->ntfy_down_until - now_ms();
 	if (pushed_before(nt, c)) {
 		if (r->remind_ms <= 0)
 			return INT64_MAX;
@@ -1254,9 +1268,21 @@ ntfy_tapped(struct notifier *nt, const char *line, size_t len)
 		tap_ignored(nt, "a tap for no question pushed and open");
 		goto save;
 	}
-	if (strcmp(t.tag, c->tag) != 0) {
+	/*
+	 * Bound to what the phone was shown: the tag pushed, and the
+	 * question still as pushed.  A stale tap brings the question as
+	 * it is now back to the phone, once a version pushed: a flood of
+	 * forged tags rings it once.
+	 */
+	if (strcmp(t.tag, c->ntfy_tag) != 0 || strcmp(c->tag, c->ntfy_tag) !=
+	    0) {
+		if (c->ntfy_again) {
+			tap_ignored(nt, "a tap on a question no longer shown");
+			goto save;
+		}
 		warnx("%s: a tap on a question no longer shown was refused",
 		    safe(&b, c->key));
+		c->ntfy_again = true;
 		c->ntfy_sent = false;	/* the current one, pushed again */
 		goto save;
 	}
@@ -1268,8 +1294,8 @@ ntfy_tapped(struct notifier *nt, const char *line, size_t len)
 	said = answer_seen(nt->journal, &(struct seen_answer){ .key = c->key,
 	    .tag = t.tag, .who = { "arc-notify", NULL, "ntfy", NULL },
 	    .answer = t.choice, .off = &nt->off });
-	if (strcmp(said, "changed") == 0)
-		c->ntfy_sent = false;
+	if (strcmp(said, "changed") == 0 || strcmp(said, "failed") == 0)
+		c->ntfy_sent = false;	/* the phone asks again, as it is now */
 	if (strcmp(said, "answered") != 0 && strcmp(said, "sent") != 0)
 		warnx("%s: a tap was not taken (%s)", safe(&b, c->key), said);
 save:
@@ -1684,6 +1710,10 @@ ntfy_reader(struct notifier *nt, struct line_reader *tr)
 		line_reader_free(tr);
 		(void)close(nt->ntfy_fd);
 	}
+	/* a reader that ended at once is not started again at once */
+	if (nt->ntfy_started != 0 && now_ms() - nt->ntfy_started < 1000)
+		(void)sleep(1);
+	nt->ntfy_started = now_ms();
 	nt->ntfy_child = ntfy_listen(nt->ntfy, nt->ntfy_since, &nt->ntfy_fd);
 	line_reader_init(tr, nt->ntfy_fd, "the ntfy reader");
 	line_reader_set(tr, LINE_MAX_BYTES, '\n');

@@ -275,14 +275,20 @@ file_path(const char *w)
 static bool
 web_url(const char *u)
 {
-	size_t	i;
+	const char	*host;
+	size_t		 i;
 
 	if (strncmp(u, "https://", 8) != 0 && strncmp(u, "http://", 7) != 0)
 		return false;
+	host = u + (u[4] == 's' ? 8 : 7);
+
 	for (i = 0; u[i] != '\0'; i++)
 		if ((unsigned char)u[i] <= ' ' || u[i] == 0x7f)
 			return false;
-	return strlen(u) > (u[4] == 's' ? 8u : 7u);
+	/* no user:password@: it would go out in every message's buttons */
+	if (strcspn(host, "@") < strcspn(host, "/?#"))
+		return false;
+	return *host != '\0';
 }
 
 /* ntfy URL TOPIC [answers TOPIC] [token FILE] [tap-token FILE] [page URL] */
@@ -300,8 +306,9 @@ parse_ntfy(struct conf *c, char **w, int n, const char *name, int lineno)
 		return false;
 	}
 	if (n < 3 || !web_url(w[1]) || !topic_name(w[2])) {
-		warnx("%s:%d: ntfy needs a server's URL (http:// or https://) "
-		    "and a topic ([-_A-Za-z0-9], at most 64)", name, lineno);
+		warnx("%s:%d: ntfy needs a server's URL (http:// or https://, "
+		    "no user:password@) and a topic ([-_A-Za-z0-9], at most "
+		    "64)", name, lineno);
 		return false;
 	}
 	t->lineno = lineno;
@@ -337,6 +344,11 @@ parse_ntfy(struct conf *c, char **w, int n, const char *name, int lineno)
 	if (t->answers == NULL &&
 	    asprintf(&t->answers, "%s-answers", t->topic) == -1)
 		err(EXIT_SYSTEM, "asprintf");
+	if (!topic_name(t->answers)) {
+		warnx("%s:%d: the answer topic %s is longer than ntfy takes "
+		    "(64): name one with answers", name, lineno, t->answers);
+		return false;
+	}
 	if (strcmp(t->answers, t->topic) == 0) {
 		warnx("%s:%d: the answer topic must not be the question topic",
 		    name, lineno);

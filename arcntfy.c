@@ -39,6 +39,9 @@
 #define NTFY_LINES	40
 #define NTFY_BYTES	3400	/* the message and its choices, whole */
 #define MESSAGE_MAX	4000	/* bytes of a message sent; ntfy's is 4096 */
+#define JSON_MAX	8000	/* a publish's JSON; ntfy reads 8192 */
+#define SQUEEZED_BYTES	1000	/* of the message, when squeezed */
+#define LABEL_SQUEEZED	40	/* characters of a label, then */
 #define TAP_LINE_MAX	(64 * 1024)	/* a stream line longer is skipped */
 #define POST_MS		10000	/* a publish, whole */
 #define CONNECT_MS	5000
@@ -91,7 +94,8 @@ token_read(const char *path, char out[TOKEN_MAX + 1])
 		n--;
 	out[n] = '\0';
 	for (r = 0; (size_t)r < n; r++)
-		if (out[r] <= ' ' || out[r] > '~')
+		if (out[r] <= ' ' || out[r] > '~' || out[r] == '"' ||
+		    out[r] == '\\')
 			break;
 	if (n == 0 || (size_t)r != n) {
 		warnx("ntfy token %s: not one line of a token", path);
@@ -169,10 +173,14 @@ bytes_cut(const char *s, size_t n, size_t max)
  * the bytes of its message shown.  ntfy takes 4096 bytes a message.
  */
 static bool
-fits(const struct view *v, size_t *room)
+fits(const struct view *v, bool squeezed, size_t *room)
 {
 	size_t	 k, bytes;
 
+	if (squeezed) {		/* what the server cannot take whole */
+		*room = bytes_cut(v->message.p, v->message.n, SQUEEZED_BYTES);
+		return false;
+	}
 	*room = view_room(v, NTFY_CHARS, NTFY_LINES);
 	if (*room != v->message.n)
 		return false;
@@ -198,10 +206,11 @@ nameable(const struct view_choice *ch)
  * without a way to refuse when the question has one.
  */
 static size_t
-offered(const struct ntfy *n, const struct view *v, size_t out[ACTIONS_MAX])
+offered(const struct ntfy *n, const struct view *v, bool squeezed,
+    size_t out[ACTIONS_MAX])
 {
 	size_t	 room, k, m = 0, slots, refuse = SIZE_MAX;
-	bool	 whole = fits(v, &room), have_refusal = false;
+	bool	 whole = fits(v, squeezed, &room), have_refusal = false;
 
 	if (!v->has_q || v->qs != Q_PENDING || !view_answerable(v) ||
 	    v->answer_kind == NULL || strcmp(v->answer_kind, "text") == 0)
@@ -225,12 +234,14 @@ offered(const struct ntfy *n, const struct view *v, size_t out[ACTIONS_MAX])
 	return m;
 }
 
+static bool	too_big(const struct ntfy *, const struct view *);
+
 bool
 ntfy_offers(const struct ntfy *n, const struct view *v, struct sv id)
 {
 	size_t	 out[ACTIONS_MAX], m, k;
 
-	m = offered(n, v, out);
+	m = offered(n, v, too_big(n, v), out);
 	for (k = 0; k < m; k++)
 		if (sv_same(v->choices[out[k]].id, id))
 			return true;
@@ -252,9 +263,9 @@ topic_url(struct buf *b, const struct ntfy_conf *c, const char *topic)
 
 static void
 tap_action(struct buf *b, const struct ntfy *n, const struct view *v,
-    const struct view_choice *ch)
+    const struct view_choice *ch, bool squeezed)
 {
-	struct buf	 url = { 0 }, body = { 0 };
+	struct buf	 url = { 0 }, body = { 0 }, auth = { 0 };
 
 	topic_url(&url, n->conf, n->conf->answers);
 	buf_puts(&body, "{\"arc\":\"tap\",\"key\":");
@@ -264,18 +275,31 @@ tap_action(struct buf *b, const struct ntfy *n, const struct view *v,
 	buf_putc(&body, '}');
 
 	buf_puts(b, "{\"action\":\"http\",\"label\":");
-	json_sv(b, ch->label);
+	if (squeezed && utf8_cut(ch->label.p, ch->label.n, LABEL_SQUEEZED) <
+	    ch->label.n) {
+		buf_put(&auth, ch->label.p, utf8_cut(ch->label.p, ch->label.n,
+		    LABEL_SQUEEZED));
+		buf_puts(&auth, UTF8_CUT);
+		buf_json_str(b, auth.p, auth.len);
+		auth.len = 0;
+	} else
+		json_sv(b, ch->label);
 	buf_puts(b, ",\"url\":");
 	buf_json_str(b, url.p, url.len);
 	buf_puts(b, ",\"method\":\"POST\"");
-	if (n->tap_token[0] != '\0')
-		buf_printf(b, ",\"headers\":{\"Authorization\":\"Bearer %s\"}",
-		    n->tap_token);
+	if (n->tap_token[0] != '\0') {
+		buf_printf(&auth, "Bearer %s", n->tap_token);
+		buf_puts(b, ",\"headers\":{\"Authorization\":");
+		buf_json_str(b, auth.p, auth.len);
+		buf_putc(b, '}');
+		explicit_bzero(auth.p, auth.len);
+	}
 	buf_puts(b, ",\"body\":");
 	buf_json_str(b, body.p, body.len);
 	buf_puts(b, ",\"clear\":true}");
 	buf_free(&url);
 	buf_free(&body);
+	buf_free(&auth);
 }
 
 static void
@@ -296,12 +320,13 @@ head(struct buf *b, const struct ntfy *n, const struct view *v, int prio)
 	buf_free(&sum);
 }
 
-void
-ntfy_message(struct buf *b, const struct ntfy *n, const struct view *v)
+static void
+message(struct buf *b, const struct ntfy *n, const struct view *v,
+    bool squeezed)
 {
 	struct buf	 msg = { 0 };
 	size_t		 out[ACTIONS_MAX], m, k, room;
-	bool		 whole = fits(v, &room);
+	bool		 whole = fits(v, squeezed, &room);
 
 	head(b, n, v, ntfy_priority(v->priority));
 	if (v->withheld || v->message.p == NULL || v->message.n == 0)
@@ -317,8 +342,8 @@ ntfy_message(struct buf *b, const struct ntfy *n, const struct view *v)
 			    room), view_chars(v->message.p, v->message.n));
 	}
 	/* each button's whole meaning: the rule an "always" grants */
-	m = offered(n, v, out);
-	for (k = 0; k < m; k++) {
+	m = offered(n, v, squeezed, out);
+	for (k = 0; k < m && !squeezed; k++) {
 		buf_puts(&msg, k == 0 ? "\n" : "");
 		buf_puts(&msg, "\n\xe2\x80\xa2 ");
 		buf_put(&msg, v->choices[out[k]].label.p,
@@ -343,7 +368,7 @@ ntfy_message(struct buf *b, const struct ntfy *n, const struct view *v)
 	for (k = 0; k < m; k++) {
 		if (k > 0)
 			buf_putc(b, ',');
-		tap_action(b, n, v, &v->choices[out[k]]);
+		tap_action(b, n, v, &v->choices[out[k]], squeezed);
 	}
 	if (n->conf->page != NULL) {
 		if (m > 0)
@@ -354,6 +379,29 @@ ntfy_message(struct buf *b, const struct ntfy *n, const struct view *v)
 	}
 	buf_puts(b, "]}");
 	buf_free(&msg);
+}
+
+/*
+ * Whether the message would be more than the server reads of a JSON
+ * publish (twice its message limit): then it is sent squeezed, a part of
+ * its message, the refusals alone, their labels cut.
+ */
+static bool
+too_big(const struct ntfy *n, const struct view *v)
+{
+	struct buf	 b = { 0 };
+	bool		 over;
+
+	message(&b, n, v, false);
+	over = b.len > JSON_MAX;
+	buf_free(&b);
+	return over;
+}
+
+void
+ntfy_message(struct buf *b, const struct ntfy *n, const struct view *v)
+{
+	message(b, n, v, too_big(n, v));
 }
 
 /* ---- HTTP ---- */
@@ -537,7 +585,10 @@ listen_loop(struct ntfy *n, const char *since, int fd)
 		    (long)QUIET_S) != CURLE_OK ||
 		    curl_easy_setopt(n->curl, CURLOPT_TCP_KEEPALIVE, 1L) !=
 		    CURLE_OK)
-			errx(EXIT_SYSTEM, "ntfy: libcurl: a request not made");
+		{
+			warnx("ntfy: libcurl: a request not made");
+			_exit(EXIT_SYSTEM);
+		}
 		rc = curl_easy_perform(n->curl);
 		(void)curl_easy_getinfo(n->curl, CURLINFO_RESPONSE_CODE, &code);
 		curl_slist_free_all(hd);
@@ -546,6 +597,10 @@ listen_loop(struct ntfy *n, const char *since, int fd)
 		else if (code == 401 || code == 403)
 			warnx("ntfy: the answer topic refused us (%ld): the "
 			    "token, or its access to the topic", code);
+		else if (code != 0 && code != 200 && (backoff == 1 ||
+		    backoff == BACKOFF_MAX_S))
+			warnx("ntfy: the answer topic: the server answered "
+			    "%ld; trying again", code);
 		else if (rc != CURLE_OK && backoff >= 8)
 			warnx("ntfy: the answer topic: %s; trying again",
 			    curl_easy_strerror(rc));
@@ -558,25 +613,42 @@ listen_loop(struct ntfy *n, const char *since, int fd)
 pid_t
 ntfy_listen(struct ntfy *n, const char *since, int *fd)
 {
-	pid_t	 pid, parent = getpid();
-	int	 p[2];
+	sigset_t	 block, old;
+	pid_t		 pid, parent = getpid();
+	int		 p[2];
 
 	if (pipe2(p, O_CLOEXEC) == -1)
 		err(EXIT_SYSTEM, "pipe2");
+	/* no signal reaches the child before its own handlers are set */
+	(void)sigemptyset(&block);
+	(void)sigaddset(&block, SIGTERM);
+	(void)sigaddset(&block, SIGINT);
+	(void)sigaddset(&block, SIGHUP);
+	(void)sigprocmask(SIG_BLOCK, &block, &old);
 	if ((pid = fork()) == -1)
 		err(EXIT_SYSTEM, "fork");
 	if (pid == 0) {
 		(void)close(p[0]);
+		(void)signal(SIGTERM, SIG_DFL);
+		(void)signal(SIGINT, SIG_DFL);
+		(void)signal(SIGHUP, SIG_DFL);
+		(void)sigprocmask(SIG_SETMASK, &old, NULL);
 		/* it ends with arc-notify, which owns what it reads */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
 		    getppid() != parent)
 			_exit(0);
-		(void)signal(SIGTERM, SIG_DFL);
-		(void)signal(SIGINT, SIG_DFL);
-		(void)signal(SIGHUP, SIG_DFL);
+		/*
+		 * A handle of its own: the parent's may hold a connection
+		 * (and its TLS state) that the parent goes on using.
+		 */
+		if ((n->curl = curl_easy_init()) == NULL) {
+			warnx("ntfy: libcurl could not start");
+			_exit(EXIT_SYSTEM);
+		}
 		listen_loop(n, since, p[1]);
 		_exit(0);
 	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	(void)close(p[1]);
 	*fd = p[0];
 	return pid;

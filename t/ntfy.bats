@@ -263,6 +263,53 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	eventually eval '[ "$(choice_of)" = allow ]'
 }
 
+@test "a tap with the tag of a version the phone was never shown is refused, though it is the question's tag now" {
+	export ARC_NOW=2026-12-06T12:00:00Z TZ=UTC
+	start_phone "notify ntfy question" "quiet 00:00-23:59 except high"
+	arc-emit --key deploy --kind permission --title "Deploy" --message '$ make deploy' --priority high \
+	    --choice allow:Allow --choice deny:Deny --response-kind permission --sender-id t | arc-apply >/dev/null
+	eventually pushed 1
+	# the new version is normal: held by the quiet hours, never pushed
+	arc-emit --type updated --key deploy --kind permission --title "Deploy" --priority normal \
+	    --message '$ make deploy PROD=1' --choice allow:Allow --choice deny:Deny \
+	    --response-kind permission --sender-id t | arc-apply >/dev/null
+	sleep 1
+	[ "$(messages | wc -l)" = 1 ]
+	local tag
+	tag=$(arc-status --show deploy | awk '/^tag:/ { print $2 }')
+	curl -s -o /dev/null -X POST -H "Authorization: Bearer $(cat "$(srv)/phone.token")" \
+	    --data-binary "{\"arc\":\"tap\",\"key\":\"deploy\",\"tag\":\"$tag\",\"choice\":\"allow\"}" "$(url)/$A"
+	eventually grep -q 'a tap on a question no longer shown was refused' "$BATS_TEST_TMPDIR/notify.err"
+	[ "$(pending_count)" = 1 ]
+	# a flood of stale taps rings the phone once, no more
+	for i in 1 2 3 4 5; do
+		curl -s -o /dev/null -X POST -H "Authorization: Bearer $(cat "$(srv)/phone.token")" \
+		    --data-binary "{\"arc\":\"tap\",\"key\":\"deploy\",\"tag\":\"000000000000000$i\",\"choice\":\"deny\"}" "$(url)/$A"
+	done
+	eventually grep -q 'was ignored (1 so far)' "$BATS_TEST_TMPDIR/notify.err"
+	sleep 1
+	[ "$(messages | wc -l)" -le 2 ]
+	[ "$(pending_count)" = 1 ]
+}
+
+@test "a question whose message the server would not read whole goes squeezed: a part of it, the refusals alone" {
+	start_phone
+	local q200 q500 q1000
+	q200=$(printf '"%.0s' $(seq 200))
+	q500=$(printf '"%.0s' $(seq 500))
+	q1000=$(printf '"%.0s' $(seq 1000))
+	# within the phone's room (1000 characters, 3400 bytes), but each " is
+	# two bytes in JSON: more than 8192 for the message whole
+	arc-emit --key quotes --kind permission --title "$q200" --message "$q1000" \
+	    --choice "allow:$q200:$q500" --choice "always:$q200:$q500" \
+	    --choice "deny:$q200:$q500" --response-kind permission --sender-id t | arc-apply >/dev/null
+	eventually pushed 1
+	m=$(messages | tail -1)
+	[ "$(jq -r '[.actions[].body | fromjson | .choice] | join(",")' <<<"$m")" = deny ]
+	[ "$(jq -r '.actions[0].label | length' <<<"$m")" -le 41 ]
+	[ -z "$(grep -h 'ntfy sink failed' "$BATS_TEST_TMPDIR/notify.err")" ]
+}
+
 @test "a tap with the wrong token is refused by ntfy, and nothing is answered" {
 	start_phone
 	phone_hook claude/permission-bash
@@ -380,7 +427,7 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 
 @test "hostile titles and labels reach the phone as text: controls escaped, nothing interpreted" {
 	start_phone
-	arc-emit --key evil --kind permission --title $'Deploy\e[2J\u202etxt.exe' \
+	arc-emit --key evil --kind permission --title $'Deploy\e[2J\xe2\x80\xaetxt.exe' \
 	    --message $'$ rm -rf /tmp/x\r\n$ echo ok' --choice $'allow:Al\e]0;pwned\alow' \
 	    --choice deny:Deny --response-kind permission --sender-id t | arc-apply >/dev/null
 	eventually pushed 1
@@ -436,6 +483,16 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	printf 'ntfy %s a/b\n' "$(url)" >"$c"
 	run arc-notify -n -f "$c"
 	[ "$status" -eq 2 ]
+	# a login in the URL would go out in every button: refused
+	printf 'ntfy http://me:secret@127.0.0.1:1/ q\n' >"$c"
+	run arc-notify -n -f "$c"
+	[ "$status" -eq 2 ]
+	! grep -q secret <<<"$output"
+	# a topic so long that the answer topic made of it is more than ntfy takes
+	printf 'ntfy %s %s\n' "$(url)" "$(printf 'x%.0s' $(seq 60))" >"$c"
+	run arc-notify -n -f "$c"
+	[ "$status" -eq 2 ]
+	grep -q 'longer than ntfy takes' <<<"$output"
 }
 
 @test "arc-notify --ntfy-setup prints lines notify.conf takes, with a topic nobody guesses" {

@@ -359,3 +359,15 @@ hook_resolved(struct buf *b, const struct hook_who *w, const char *key,
 	event_member(b, &first, "outcome", outcome);
 	tail(b, w);
 }
+
+void
+hook_choice(struct hook_req *r, const char *id, const char *label,
+    const char *detail)
+{
+	if (r->nchoices == HOOK_CHOICES_MAX)
+		return;
+	r->choice[r->nchoices].id = id;
+	r->choice[r->nchoices].label = label;
+	r->choice[r->nchoices].detail = detail;
+	r->nchoices++;
+}

@@ -96,6 +96,9 @@ const char	*hook_project(struct arena *, const char *cwd);
 void		 hook_event(struct buf *, const struct hook_who *,
 		    const struct hook_req *, const char *expires,
 		    const char *event_id);
+/* Adds a choice to a question (at most HOOK_CHOICES_MAX). */
+void		 hook_choice(struct hook_req *, const char *id,
+		    const char *label, const char *detail);
 /* The request.resolved event closing key with outcome. */
 void		 hook_resolved(struct buf *, const struct hook_who *,
 		    const char *key, const char *outcome);

@@ -367,15 +367,6 @@ suggestion(struct map *m, struct buf *b, const struct jval *s)
 	buf_free(&w);
 }
 
-static void
-choice(struct hook_req *r, const char *id, const char *label,
-    const char *detail)
-{
-	r->choice[r->nchoices].id = id;
-	r->choice[r->nchoices].label = label;
-	r->choice[r->nchoices].detail = detail;
-	r->nchoices++;
-}
 
 /* ---- the requests ---- */
 
@@ -513,19 +504,19 @@ permission(struct map *m, struct hook_plan *pl)
 	    m->offer);
 	r->kind = "permission";
 	r->text_max = -1;
-	choice(r, "allow", "Allow", NULL);
+	hook_choice(r, "allow", "Allow", NULL);
 	/* "always": offered only when every rule it grants is shown */
 	for (i = 0; m->claude && s != NULL && i < s->n; i++) {
 		buf_puts(&d, i ? "; " : "");
 		suggestion(m, &d, s->items[i]);
 	}
 	if (d.len > 0 && hook_length(d.p) <= DETAIL_MAX)
-		choice(r, "always", "Always allow", hook_printf(m->a, "%s",
-		    d.p));
-	choice(r, "deny", "Deny", NULL);
+		hook_choice(r, "always", "Always allow", hook_printf(m->a,
+		    "%s", d.p));
+	hook_choice(r, "deny", "Deny", NULL);
 	if (m->claude)
-		choice(r, "stop", "Deny and stop", "the agent stops and waits "
-		    "for you");
+		hook_choice(r, "stop", "Deny and stop", "the agent stops and "
+		    "waits for you");
 	pl->nreq = 1;
 done:
 	buf_free(&b);
@@ -591,7 +582,7 @@ ask_user(struct map *m, struct hook_plan *pl)
 			const char *label = hook_or_else(m->a, get(m, o,
 			    "label"), hook_printf(m->a, "Option %zu", k + 1));
 			dv = get(m, o, "description");
-			choice(r, hook_printf(m->a, "o%zu", k + 1),
+			hook_choice(r, hook_printf(m->a, "o%zu", k + 1),
 			    hook_clip(m->a, hook_line_of(m->a, label), 200),
 			    hook_blank(text(m, dv)) ? NULL : hook_clip(m->a,
 			    line(m, dv), 500));
@@ -632,9 +623,9 @@ elicit(struct map *m, struct hook_plan *pl)
 	if (strcmp(m->mode, "url") == 0)
 		return;
 	if (f == NULL || f->n == 0) {
-		choice(r, "accept", "Accept", NULL);
-		choice(r, "decline", "Decline", NULL);
-		choice(r, "cancel", "Cancel", NULL);
+		hook_choice(r, "accept", "Accept", NULL);
+		hook_choice(r, "decline", "Decline", NULL);
+		hook_choice(r, "cancel", "Cancel", NULL);
 		pl->nreq = 1;
 		return;
 	}

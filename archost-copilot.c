@@ -110,15 +110,6 @@ action(struct arena *a, struct buf *b, const char *tool, const struct jval *in)
 	return "Permission to use a tool";
 }
 
-static void
-choice(struct hook_req *r, const char *id, const char *label,
-    const char *detail)
-{
-	r->choice[r->nchoices].id = id;
-	r->choice[r->nchoices].label = label;
-	r->choice[r->nchoices].detail = detail;
-	r->nchoices++;
-}
 
 static bool
 permission(struct arena *a, const struct jval *p, struct hook_who *w,
@@ -154,9 +145,9 @@ permission(struct arena *a, const struct jval *p, struct hook_who *w,
 	r->message = hook_printf(a, "%s", b.p);
 	r->kind = "permission";
 	r->text_max = -1;
-	choice(r, "allow", "Allow", NULL);
-	choice(r, "deny", "Deny", NULL);
-	choice(r, "stop", "Deny and stop", "the agent stops and waits for "
+	hook_choice(r, "allow", "Allow", NULL);
+	hook_choice(r, "deny", "Deny", NULL);
+	hook_choice(r, "stop", "Deny and stop", "the agent stops and waits for "
 	    "you");
 	pl->wait = WAIT_PERMISSION;
 	pl->nreq = 1;

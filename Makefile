@@ -274,9 +274,15 @@ install: need-build all
 	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7 \
 	    $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 arc $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS))
-	for c in arc $(filter-out arc-web,$(wordlist 2,99,$(COMMANDS))); do \
+	for c in $(filter-out arc-web,$(wordlist 2,99,$(COMMANDS))); do \
 	    ln -f $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS)) \
 	        $(DESTDIR)$(BINDIR)/$$c; done
+	# the front command, unless an arc of another program is there
+	# (Debian's archiver is /usr/bin/arc): it is never replaced
+	@if [ -e $(DESTDIR)$(BINDIR)/arc ] && \
+	    ! [ $(DESTDIR)$(BINDIR)/arc -ef $(DESTDIR)$(BINDIR)/arc-validate ]; then \
+	    echo "$(BINDIR)/arc is another program: left as it is; arc's front command is not installed (arc-COMMAND is)" >&2; \
+	else ln -f $(DESTDIR)$(BINDIR)/$(firstword $(COMMANDS)) $(DESTDIR)$(BINDIR)/arc; fi
 	# arc-web is run by a web server, not by a person: the CGI's path.
 	install -m 755 arc $(DESTDIR)$(LIBEXECDIR)/arc-web
 	install -m 755 examples/arc-mqtt arc-notify $(DESTDIR)$(BINDIR)
@@ -303,7 +309,9 @@ install: need-build all
 INSTALLED_EXAMPLES = claude-code-hook codex-hook codex-notify gemini-hook \
 	arc-mqtt-agent.service arc-mqtt-person.service arc-notify.service
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/arc $(addprefix $(DESTDIR)$(BINDIR)/,$(filter-out arc-web,$(COMMANDS))) \
+	@! [ $(DESTDIR)$(BINDIR)/arc -ef $(DESTDIR)$(BINDIR)/arc-validate ] || \
+	    rm -f $(DESTDIR)$(BINDIR)/arc
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(filter-out arc-web,$(COMMANDS))) \
 	    $(DESTDIR)$(BINDIR)/arc-mqtt $(DESTDIR)$(BINDIR)/arc-notify \
 	    $(DESTDIR)$(LIBEXECDIR)/arc-web \
 	    $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \

@@ -87,7 +87,9 @@ run_command(const char *name, char **args)
 	if (snprintf(path, sizeof(path), "arc-%s", name) >= (int)sizeof(path))
 		return EXIT_USAGE;
 	args[0] = path;
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) > 0) {
+	/* a path that fills the buffer may be cut: not taken */
+	if ((n = readlink("/proc/self/exe", self, sizeof(self))) > 0 &&
+	    (size_t)n < sizeof(self)) {
 		self[n] = '\0';
 		if ((slash = strrchr(self, '/')) != NULL) {
 			*slash = '\0';
@@ -98,8 +100,9 @@ run_command(const char *name, char **args)
 	}
 	(void)snprintf(path, sizeof(path), "arc-%s", name);
 	execvp(path, args);
+	n = errno;	/* warn may change it */
 	warn("%s", path);
-	return errno == ENOENT ? 127 : 126;
+	return n == ENOENT ? 127 : 126;
 }
 
 static const char *

@@ -28,15 +28,32 @@ _arc_words() {
 	arc-emit:--priority) echo low normal high critical ;;
 	arc-emit:--response-kind) echo permission single_choice text ;;
 	arc-emit:--outcome) echo answered expired cancelled superseded not_needed ;;
-	arc-hook:--settings) echo claude-code codex gemini ;;
+	arc-hook:--settings) echo claude-code codex gemini copilot ;;
 	esac
 }
 
-# _arc_journal WORD...: the -j or --journal the line names, as options.
+# _arc_journal WORD...: the -j or --journal the line names, as options
+# (the word as typed: nothing on the line is expanded or run).
 _arc_journal() {
-	while [ $# -gt 1 ]; do
-		case $1 in -j | --journal) printf '%s\n' -j "$2"; return ;; esac
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-j | --journal) [ $# -gt 1 ] && printf '%s\n' -j "$2"; return ;;
+		--journal=?*) printf '%s\n' -j "${1#--journal=}"; return ;;
+		-j?*) printf '%s\n' -j "${1#-j}"; return ;;
+		esac
 		shift
+	done
+}
+
+# _arc_offer CUR: the words on standard input that begin with CUR, into
+# COMPREPLY, quoted for the shell.  Words from the journal (keys, ids)
+# are a producer's text: compgen -W would expand a $(...) in them, and
+# put on the line as they are, the shell would when the line runs.
+_arc_offer() {
+	local w
+	COMPREPLY=()
+	while IFS= read -r w; do
+		[[ -n $w && $w == "$1"* ]] && COMPREPLY+=("$(printf '%q' "$w")")
 	done
 }
 
@@ -47,18 +64,21 @@ _arc_keys() {
 	arc-status "${j[@]}" --list 2>/dev/null | cut -f1
 }
 
-# _arc_choices KEY WORD...: the ids of KEY's choices (--show's lines
-# "N) Label (id)", or "(id): detail").
+# _arc_choices KEY WORD...: the ids of KEY's choices, read from its
+# record with jq; without jq, their numbers (arc-answer takes either).
 _arc_choices() {
 	local key=$1
 	local -a j
 	shift
 	mapfile -t j < <(_arc_journal "$@")
-	arc-status "${j[@]}" --show "$key" 2>/dev/null | awk '
-	/^choices:/ { p = 1; sub(/^choices: */, "") } /^[a-z]+:/ && !/^choices:/ { p = 0 }
-	p && match($0, /^ *[0-9]+\) .* \(([^()]*)\)(:|$)/) {
-		s = substr($0, 1, RLENGTH); sub(/:$/, "", s)
-		sub(/.*\(/, "", s); sub(/\)$/, "", s); print s }'
+	if command -v jq >/dev/null 2>&1; then
+		arc-status "${j[@]}" --json --show "$key" 2>/dev/null |
+		    jq -r '.interaction.choices // [] | .[].id | select(test("^[^\\n]+$"))' 2>/dev/null
+	else
+		arc-status "${j[@]}" --show "$key" 2>/dev/null |
+		    awk '/^choices:/ { p = 1 } /^[a-z]+:/ && !/^choices:/ { p = 0 }
+		    p && match($0, /^(choices:)? *[0-9]+\)/) { print ++n }'
+	fi
 }
 
 _arc_complete() {
@@ -108,7 +128,7 @@ _arc_candidates() {
 			compopt -o filenames 2>/dev/null
 			mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
 		key | key-part)
-			mapfile -t COMPREPLY < <(compgen -W "$(_arc_keys "${words[@]}")" -- "$cur") ;;
+			_arc_offer "$cur" < <(_arc_keys "${words[@]}") ;;
 		duration)
 			mapfile -t COMPREPLY < <(compgen -W "30s 5m 1h 1d" -- "$cur") ;;
 		time)
@@ -137,11 +157,11 @@ _arc_candidates() {
 	done
 	case $cmd:$n in
 	arc-answer:0 | arc-wait:0)
-		mapfile -t COMPREPLY < <(compgen -W "$(_arc_keys "${words[@]}")" -- "$cur") ;;
+		_arc_offer "$cur" < <(_arc_keys "${words[@]}") ;;
 	arc-answer:1)
-		mapfile -t COMPREPLY < <(compgen -W "$(_arc_choices "$first" "${words[@]}")" -- "$cur") ;;
+		_arc_offer "$cur" < <(_arc_choices "$first" "${words[@]}") ;;
 	arc-hook:0)
-		mapfile -t COMPREPLY < <(compgen -W "claude-code codex gemini" -- "$cur") ;;
+		mapfile -t COMPREPLY < <(compgen -W "claude-code codex gemini copilot" -- "$cur") ;;
 	arc-validate:* | arc-apply:*)
 		compopt -o filenames 2>/dev/null
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;

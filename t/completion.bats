@@ -59,6 +59,7 @@ completion_question() {	# KEY CHOICE...: an open question with those choices
 		arc-hook --settings "$w" >/dev/null
 	done
 	[ "$(complete_line arc-hook '')" = "$(complete_line arc-hook --settings '')" ]
+	complete_line arc-hook --settings '' | grep -qx copilot
 	# a duration and a time offered are ones the parsers take
 	for w in $(complete_line arc-wait -t ''); do arc-wait -t "$w" nosuchkey >/dev/null 2>&1 || [ $? -ne 2 ]; done
 	for w in $(complete_line arc-status --history --since ''); do arc-status --history --since "$w" >/dev/null; done
@@ -84,12 +85,30 @@ completion_question() {	# KEY CHOICE...: an open question with those choices
 	[ "$(complete_line arc-answer '')" = "$(printf 'deploy\nwipe')" ]
 }
 
+@test "a producer's key or choice id is only compared and offered quoted: TAB runs nothing of it" {
+	local canary="$BATS_TEST_TMPDIR/ran"
+	arc-emit --key 'x$(touch${IFS}'"$canary"')' --kind permission --message "May I?" \
+	    --choice allow:Allow --choice 'deny:Deny:see (`touch '"$canary"'`)' |
+	    arc-apply >/dev/null
+	run complete_line arc-answer ''
+	[ ! -e "$canary" ]
+	# offered as one word the shell reads back as the key itself
+	[ "$(bash -c "printf '%s' $output")" = 'x$(touch${IFS}'"$canary"')' ]
+	run complete_line arc-answer 'x$(touch${IFS}'"$canary"')' ''
+	[ ! -e "$canary" ]
+	# the ids (ARC's [A-Za-z0-9_-]), never a detail's words
+	[ "$output" = "$(printf 'allow\ndeny')" ]
+	[ ! -e "$canary" ]
+}
+
 @test "with -j on the line, the keys are that journal's" {
 	completion_question here allow:Allow deny:Deny
 	ARC_JOURNAL="$BATS_TEST_TMPDIR/other/journal" completion_question there allow:Allow deny:Deny
 	[ "$(complete_line arc-answer '')" = here ]
 	[ "$(complete_line arc-answer -j "$BATS_TEST_TMPDIR/other/journal" '')" = there ]
 	[ "$(complete_line arc-status --journal "$BATS_TEST_TMPDIR/other/journal" --show '')" = there ]
+	[ "$(complete_line arc-status --journal="$BATS_TEST_TMPDIR/other/journal" --show '')" = there ]
+	[ "$(complete_line arc-answer -j"$BATS_TEST_TMPDIR/other/journal" '')" = there ]
 }
 
 @test "a file option completes file names; a text option offers nothing to choose" {

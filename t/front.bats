@@ -59,3 +59,18 @@ TOP="$BATS_TEST_DIRNAME/.."
 	make -s -C "$TOP" uninstall PREFIX="$p" >/dev/null
 	[ "$(find "$p" -type f)" = "$p/bin/other-tool" ]
 }
+
+@test "an arc of another program in the folder (Debian's archiver is /usr/bin/arc) is never replaced, nor removed" {
+	local p="$BATS_TEST_TMPDIR/usr"
+	mkdir -p "$p/bin"
+	printf '#!/bin/sh\necho the other arc\n' >"$p/bin/arc"
+	chmod 755 "$p/bin/arc"
+	run make -s -C "$TOP" install PREFIX="$p"
+	[ "$status" -eq 0 ]
+	grep -q 'arc is another program: left as it is' <<<"$output"
+	[ "$("$p/bin/arc")" = "the other arc" ]
+	[ -x "$p/bin/arc-status" ]
+	make -s -C "$TOP" uninstall PREFIX="$p" >/dev/null
+	[ "$("$p/bin/arc")" = "the other arc" ]
+	[ ! -e "$p/bin/arc-status" ]
+}

@@ -24,8 +24,8 @@ teardown() {
 copilot_asks() {
 	"$HOOK" copilot <"$P/$1.json" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
 	hookpid=$!
-	eventually eval 'key=$(arc-status --list | awk -F"\t" "\$3 == \"pending\" { print \$1 }")'
-	[ -n "$key" ]
+	# (awk exits 0 with nothing found: the test is on what it printed)
+	eventually eval 'key=$(arc-status --list | awk -F"\t" "\$3 == \"pending\" { print \$1 }"); [ -n "$key" ]'
 }
 
 copilot_answered() {	# CHOICE: answer the pending question, the hook's reply in $reply

@@ -191,7 +191,8 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	start_phone
 	for label in "Allow" "Always allow" "Deny"; do
 		phone_hook claude/permission-bash
-		eventually eval '[ "$(question_message | jq -r .actions[0].body | jq -r .tag)" = "$(arc-status --show "$(phone_asked)" | awk "/^tag:/ {print \$2}")" ]'
+		# this question's message (its tag), not the one before it
+		eventually eval '[ -n "$(phone_asked)" ] && [ "$(question_message | jq -r .actions[0].body | jq -r .tag)" = "$(arc-status --show "$(phone_asked)" | awk "/^tag:/ {print \$2}")" ]'
 		tap "$label"
 		[ "$code" = 200 ]
 		wait "$hookpid"

@@ -487,6 +487,18 @@ pushed_before(struct notifier *nt, struct cond *c)
 
 /* ---- running commands ---- */
 
+/* Waits for a child of ours to end; its wait status, or -1. */
+static int
+reap(pid_t pid)
+{
+	int	 st;
+
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
 /* Runs argv, its stdin from text (or /dev/null); its exit status. */
 enum quiet_out { LOUD, QUIET_STDOUT, QUIET_ALL };
 
@@ -513,9 +525,8 @@ run(char *const argv[], const char *text, size_t len, enum quiet_out quiet_out)
 		(void)write_all(p[1], text, len);
 		(void)close(p[1]);
 	}
-	while (waitpid(pid, &st, 0) == -1)
-		if (errno != EINTR)
-			return -1;
+	if ((st = reap(pid)) == -1)
+		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -1701,12 +1712,9 @@ statefile_of(const char *journal)
 static void
 ntfy_reader(struct notifier *nt, struct line_reader *tr)
 {
-	int	 st;
-
 	if (nt->ntfy_child > 0) {
 		(void)kill(nt->ntfy_child, SIGTERM);
-		while (waitpid(nt->ntfy_child, &st, 0) == -1 && errno == EINTR)
-			;
+		(void)reap(nt->ntfy_child);
 		line_reader_free(tr);
 		(void)close(nt->ntfy_fd);
 	}
@@ -1729,8 +1737,21 @@ loop(struct notifier *nt, int fd)
 	int64_t			 wait, w;
 	uint64_t		 usec;
 	enum line_status	 ls;
-	int			 timeout, rc;
+	struct timespec		 ts;
+	sigset_t		 stops, open_mask;
+	int			 rc;
 
+	/*
+	 * TERM, INT and HUP are let in only while the loop sleeps: one that
+	 * came while it delivered (a tmux refresh, a D-Bus call) would have
+	 * set quit after the check, and a poll with no timeout never woken.
+	 */
+	(void)sigemptyset(&stops);
+	(void)sigaddset(&stops, SIGTERM);
+	(void)sigaddset(&stops, SIGINT);
+	(void)sigaddset(&stops, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &stops, &open_mask) == -1)
+		err(EXIT_SYSTEM, "sigprocmask");
 	line_reader_init(&lr, fd, "arc-status --follow");
 	line_reader_set(&lr, LINE_MAX_BYTES, '\n');
 	if (nt->ntfy != NULL)
@@ -1746,8 +1767,9 @@ loop(struct notifier *nt, int fd)
 			if (w < wait)
 				wait = w;
 		}
-		timeout = wait == INT64_MAX ? -1 : wait > 60000 ? 60000 :
-		    wait < 0 ? 0 : (int)wait + 1;
+		w = wait > 60000 ? 60000 : wait < 0 ? 0 : wait + 1;
+		ts.tv_sec = (time_t)(w / 1000);
+		ts.tv_nsec = (long)(w % 1000) * 1000000;
 		pfd[0].fd = fd;
 		pfd[0].events = POLLIN;
 		pfd[1].fd = nt->bus != NULL ? sd_bus_get_fd(nt->bus) : -1;
@@ -1757,7 +1779,8 @@ loop(struct notifier *nt, int fd)
 		pfd[2].fd = nt->ntfy != NULL && nt->synced ? nt->ntfy_fd : -1;
 		pfd[2].events = POLLIN;
 		pfd[1].revents = pfd[2].revents = 0;
-		if (poll(pfd, 3, timeout) == -1) {
+		if (ppoll(pfd, 3, wait == INT64_MAX ? NULL : &ts,
+		    &open_mask) == -1) {
 			if (errno == EINTR)
 				continue;
 			err(EXIT_SYSTEM, "poll");
@@ -1804,6 +1827,7 @@ loop(struct notifier *nt, int fd)
 	line_reader_free(&lr);
 	if (nt->ntfy != NULL)
 		line_reader_free(&tr);
+	(void)sigprocmask(SIG_SETMASK, &open_mask, NULL);
 }
 
 int
@@ -1938,13 +1962,11 @@ no_bus:
 		(void)sd_bus_flush(nt.bus);
 	(void)kill(nt.child, SIGTERM);
 	(void)close(fd);
-	while (waitpid(nt.child, &st, 0) == -1 && errno == EINTR)
-		;
+	(void)reap(nt.child);
 	if (nt.ntfy_child > 0) {
 		(void)kill(nt.ntfy_child, SIGTERM);
 		(void)close(nt.ntfy_fd);
-		while (waitpid(nt.ntfy_child, &st, 0) == -1 && errno == EINTR)
-			;
+		(void)reap(nt.ntfy_child);
 	}
 	ntfy_close(nt.ntfy);
 	while (nt.nawaiting > 0)

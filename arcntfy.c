@@ -398,10 +398,17 @@ too_big(const struct ntfy *n, const struct view *v)
 	return over;
 }
 
+/* Built once; built again, squeezed, only when it is too big. */
 void
 ntfy_message(struct buf *b, const struct ntfy *n, const struct view *v)
 {
-	message(b, n, v, too_big(n, v));
+	size_t	 start = b->len;
+
+	message(b, n, v, false);
+	if (b->len - start > JSON_MAX) {
+		b->len = start;
+		message(b, n, v, true);
+	}
 }
 
 /* ---- HTTP ---- */
@@ -632,7 +639,8 @@ ntfy_listen(struct ntfy *n, const char *since, int *fd)
 		(void)signal(SIGTERM, SIG_DFL);
 		(void)signal(SIGINT, SIG_DFL);
 		(void)signal(SIGHUP, SIG_DFL);
-		(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		/* (unblocked even when the caller had them blocked) */
+		(void)sigprocmask(SIG_UNBLOCK, &block, NULL);
 		/* it ends with arc-notify, which owns what it reads */
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
 		    getppid() != parent)

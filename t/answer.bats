@@ -64,11 +64,12 @@ setup_question() {
 
 @test "8 concurrent answers to one question: exactly one accepted, the others conflict" {
 	setup_question
-	local i
+	local i pids=()
 	for i in $(seq 8); do
 		ARC_NOW=2026-08-26T01:17:00Z arc-answer deploy allow >"$BATS_TEST_TMPDIR/a$i" 2>/dev/null &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}" || true
 	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.status == 200)) | length')" -eq 1 ]
 	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 7 ]
 }

@@ -31,7 +31,7 @@ start_follow() {
 stop_follow() {
 	[ -f "$(F).pid" ] || return 0
 	kill -TERM -- "-$(cat "$(F).pid")" 2>/dev/null || true
-	wait "$(cat "$(F).pid")" 2>/dev/null || true
+	ends_within 20 "$(cat "$(F).pid")"
 	rm -f "$(F).pid"
 }
 teardown() {

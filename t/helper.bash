@@ -48,12 +48,31 @@ session() {
 	echo $! >"$dir/$name.pid"
 }
 stop_sessions() {
-	local f
+	local f ended=0
 	for f in "$1"/*.pid; do
 		[ -f "$f" ] || continue
 		kill -TERM -- "-$(cat "$f")" 2>/dev/null || kill -TERM "$(cat "$f")" 2>/dev/null || true
-		wait "$(cat "$f")" 2>/dev/null || true
+		ends_within 20 "$(cat "$f")" || ended=1
 	done
+	return "$ended"
+}
+
+# ends_within SECS PID: a child of the test, sent a signal, has ended
+# within SECS seconds; else it is killed (its group too) and this fails,
+# naming it: a program that goes on after TERM is a failure, not a hang.
+ends_within() {
+	local i
+	for ((i = 0; i < $1 * 20; i++)); do
+		if ! kill -0 "$2" 2>/dev/null; then
+			wait "$2" 2>/dev/null || true
+			return 0
+		fi
+		sleep 0.05
+	done
+	echo "pid $2 ($(tr '\0' ' ' </proc/"$2"/cmdline 2>/dev/null)) had not ended $1 s after its signal: killed" >&2
+	kill -KILL -- "-$2" 2>/dev/null || kill -KILL "$2" 2>/dev/null || true
+	wait "$2" 2>/dev/null || true
+	return 1
 }
 
 # says_gave_up KEY FAILURE: arc-status --show and --list say that a sink
@@ -68,10 +87,13 @@ says_gave_up() {
 	[[ "$(cut -f7 <<<"$output")" == "$2 (3 tries, gave up"* ]]
 }
 
-# eventually CMD...: true once CMD is, trying for up to 20 seconds.
+# eventually CMD...: true once CMD is, trying for up to 20 seconds (when
+# each try is quick).
 eventually() {
-	local i
-	for ((i = 0; i < 400; i++)); do
+	local i end=$((SECONDS + 120))
+	# 400 tries, 50 ms apart; and never past two minutes, however long
+	# each try blocks (a D-Bus call to a server that does not answer)
+	for ((i = 0; i < 400 && SECONDS < end; i++)); do
 		"$@" && return 0
 		sleep 0.05
 	done

@@ -455,22 +455,26 @@ offset_of() {
 
 @test "two processes racing to answer one question: exactly one wins" {
 	local q; q=$(apply <<<"$(created deploy)")
-	local i
+	local i pids=()
 	for i in 1 2 3 4; do
 		(answer deploy "$q" allow | apply >"$BATS_TEST_TMPDIR/out$i" 2>/dev/null) &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}" || true
 	[ "$(cat "$BATS_TEST_TMPDIR"/out* | jq -s 'map(select(.status == 200)) | length')" -eq 1 ]
 	[ "$(cat "$BATS_TEST_TMPDIR"/out* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 3 ]
 }
 
 @test "several writers on one journal: nothing lost, nothing duplicated" {
-	local w i
+	local w i pids=()
 	for w in 1 2 3 4; do
 		created_keys "w$w-" 100 >"$BATS_TEST_TMPDIR/in$w"
 	done
-	for w in 1 2 3 4; do apply --batch 7 "$BATS_TEST_TMPDIR/in$w" >/dev/null & done
-	wait
+	for w in 1 2 3 4; do
+		apply --batch 7 "$BATS_TEST_TMPDIR/in$w" >/dev/null &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
 	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -s 'map(.notification.key) | unique | length')" -eq 400 ]
 	[ "$(tail -n +2 "$ARC_JOURNAL" | jq -s 'map(.seq) | . == [range(1; 401)]')" = true ]
 	run arc-status --json
@@ -1131,9 +1135,11 @@ settled_history() {
 		created_keys "w$w-" 150 >"$BATS_TEST_TMPDIR/in$w"
 	done
 	apply --batch 3 "$BATS_TEST_TMPDIR/in1" >/dev/null &
+	pids=($!)
 	apply --batch 5 "$BATS_TEST_TMPDIR/in2" >/dev/null &
+	pids+=($!)
 	for i in $(seq 15); do ARC_NOW=2026-08-26T01:16:00Z arc-apply --compact; done
-	wait
+	wait "${pids[@]}" || true
 	run arc-status --json
 	[ "$(field .active)" -eq 300 ]
 	run arc-status --list

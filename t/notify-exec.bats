@@ -71,7 +71,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	[ "$(jq -r .view.question.withheld <<<"$line")" = true ]
 	[ "$(jq -r .view.question.answerable <<<"$line")" = false ]
 	! grep -q 'npm run deploy' "$(E)/got"
-	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
+	kill -TERM -- "-$(cat "$(E)/notify.pid")"; ends_within 20 "$(cat "$(E)/notify.pid")"
 	rm "$(E)/notify.pid" "$(E)/got"
 	echo title-only >"$BATS_TEST_TMPDIR/state/off-device"
 	exec_start notify arc-notify
@@ -148,7 +148,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	touch "$(E)/fail"
 	exec_ask k2
 	eventually sh -c "arc-status --show k2 | grep -q 'gave up'"
-	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
+	kill -TERM -- "-$(cat "$(E)/notify.pid")"; ends_within 20 "$(cat "$(E)/notify.pid")"
 	rm "$(E)/notify.pid" "$(E)/fail"
 	lines=$(wc -l <"$(E)/got")
 	exec_start notify arc-notify
@@ -157,7 +157,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	# k1 and k2 (given up) were not run again: k3's line is the one added
 	[ "$(wc -l <"$(E)/got")" -eq $((lines + 1)) ]
 	# and a second restart still knows k3 went out
-	kill -TERM -- "-$(cat "$(E)/notify.pid")"; wait "$(cat "$(E)/notify.pid")" || true
+	kill -TERM -- "-$(cat "$(E)/notify.pid")"; ends_within 20 "$(cat "$(E)/notify.pid")"
 	rm "$(E)/notify.pid"
 	exec_start notify arc-notify
 	exec_ask k4
@@ -170,4 +170,23 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	run --separate-stderr arc-notify
 	[ "$status" -eq 3 ]
 	[ "$stderr" = "arc-notify: no session bus to reach (No such file or directory): the desktop rules need one; run arc-notify in a desktop session, or without desktop rules (arc-notify.conf(5))" ]
+}
+
+@test "TERM while a delivery runs (a slow command, due after its delay) ends arc-notify at once, though nothing more is due: the signal waits for the sleep, never lost before it" {
+	# Run from the loop's own round (past its delay), the command is the
+	# last thing due: a TERM that came while it ran, and was only noted,
+	# left arc-notify asleep with nothing to wake it.
+	exec_conf "notify exec question delay 1s run touch $(E)/running; sleep 2; touch $(E)/ran" 'ignore tmux'
+	exec_start notify arc-notify
+	exec_ask k
+	eventually test -e "$(E)/running"
+	[ ! -e "$(E)/ran" ]
+	# to arc-notify alone (its session's other processes, the test
+	# wrapper and the command, go on): the command then succeeds
+	for p in $(pgrep -s "$(cat "$(E)/notify.pid")" -x arc-notify); do
+		[[ "$(readlink "/proc/$p/exe")" == */arc-notify ]] && kill -TERM "$p"
+	done
+	ends_within 20 "$(cat "$(E)/notify.pid")"
+	[ -e "$(E)/ran" ]
+	rm -f "$(E)/notify.pid"
 }

@@ -118,7 +118,7 @@ start_dunst() {
 }
 
 server_up() {
-	gdbus call --session -d org.freedesktop.Notifications \
+	gdbus call --session --timeout 5 -d org.freedesktop.Notifications \
 	    -o /org/freedesktop/Notifications \
 	    -m org.freedesktop.Notifications.GetServerInformation \
 	    >/dev/null 2>&1
@@ -141,12 +141,12 @@ stop() { # NAME
 		# (CONT too: a test that failed may have left it stopped)
 		kill -TERM "$(notify_pid)" 2>/dev/null || true
 		kill -CONT "$(notify_pid)" 2>/dev/null || true
-		wait "$(cat "$(N)/$1.pid")" 2>/dev/null || true
+		ends_within 20 "$(cat "$(N)/$1.pid")" || touch "$(N)/stuck"
 	fi
 	# arc-notify runs in a session of its own (behind the test wrapper)
 	kill -TERM -- "-$(cat "$(N)/$1.pid")" 2>/dev/null ||
 	    kill -TERM "$(cat "$(N)/$1.pid")" 2>/dev/null || true
-	wait "$(cat "$(N)/$1.pid")" 2>/dev/null || true
+	ends_within 20 "$(cat "$(N)/$1.pid")" || touch "$(N)/stuck"
 	rm -f "$(N)/$1.pid"
 }
 
@@ -159,6 +159,8 @@ teardown() {
 	tmux -S "$(N)/outer" kill-server 2>/dev/null || true
 	tmux_in kill-server 2>/dev/null || true
 	arc_teardown
+	# whatever did not end on TERM fails the test (ends_within named it)
+	[ ! -e "$(N)/stuck" ]
 }
 
 
@@ -182,7 +184,7 @@ question() { # KEY [MESSAGE [PRIORITY]]
 	    --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply
 }
 
-shown() { [ "$(dunstctl count displayed)" -eq "$1" ]; }
+shown() { [ "$(timeout 10 dunstctl count displayed)" -eq "$1" ]; }
 notifies() { [ "$(grep -c 'member=Notify$' "$(N)/bus.log")" -eq "$1" ]; }
 closes() { [ "$(grep -c 'member=CloseNotification$' "$(N)/bus.log")" -ge "$1" ]; }
 

@@ -126,10 +126,11 @@ question_for() {
 	local dir; dir=$(dirname "$ARC_JOURNAL")
 	# 300 writes next door, all while arc-wait waits
 	( for i in $(seq 300); do echo "$i" >>"$dir/neighbour"; sleep 0.003; done ) &
+	local writer=$!
 	# (LeakSanitizer cannot run under ptrace: off for this one, as the
 	# other strace tests have it)
 	ASAN_OPTIONS=detect_leaks=0 run --separate-stderr strace -f -qq -e trace=flock -o "$BATS_TEST_TMPDIR/trace" arc-wait -t 1.5 deploy
-	wait
+	wait "$writer"
 	[ "$status" -eq 124 ]
 	# once at the start, then about once a second as a guard: not 300
 	# times (each look takes the journal's lock and tries the waiters'

@@ -82,11 +82,12 @@ same_as_one_process() {
 
 @test "8 processes applying disjoint streams: the state equals a single-process replay" {
 	streams 8
-	local p
+	local p pids=()
 	for p in "$BATS_TEST_TMPDIR"/parts/*; do
 		ARC_NOW=2026-08-26T01:16:00Z arc-apply -q --batch $((RANDOM % 9 + 1)) "$p" >"$BATS_TEST_TMPDIR/outs/${p##*/}" &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}" || true
 	[ "$(cat "$BATS_TEST_TMPDIR"/outs/* | jq -s 'map(select(.status >= 300)) | length')" -eq 0 ]
 	# every event once, in the live journal or (compacted out) an archive
 	archive_quiet "$ARC_JOURNAL"
@@ -97,11 +98,12 @@ same_as_one_process() {
 
 @test "16 processes answering one question with different response ids: exactly one wins" {
 	apply <<<"$(created deploy)" >/dev/null
-	local i
+	local i pids=()
 	for i in $(seq 16); do
 		ARC_NOW=2026-08-26T01:17:00Z arc-answer --response-id "r$i" deploy allow >"$BATS_TEST_TMPDIR/a$i" 2>/dev/null &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}" || true
 	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.status == 200)) | length')" -eq 1 ]
 	[ "$(cat "$BATS_TEST_TMPDIR"/a* | jq -s 'map(select(.error.code == "conflict")) | length')" -eq 15 ]
 	[ "$(tail -n +2 "$ARC_JOURNAL" | grep -c '"type":"response.submitted"')" -eq 1 ]
@@ -109,12 +111,13 @@ same_as_one_process() {
 
 @test "compaction running while 4 writers append: no record lost" {
 	streams 4
-	local p i
+	local p i pids=()
 	for p in "$BATS_TEST_TMPDIR"/parts/*; do
 		ARC_NOW=2026-08-26T01:16:00Z arc-apply -q --batch 3 "$p" >"$BATS_TEST_TMPDIR/outs/${p##*/}" &
+		pids+=($!)
 	done
 	for i in $(seq 25); do ARC_NOW=2026-08-26T01:16:00Z arc-apply --compact; sleep 0.02; done
-	wait
+	wait "${pids[@]}" || true
 	[ "$(cat "$BATS_TEST_TMPDIR"/outs/* | jq -s 'map(select(.status >= 300)) | length')" -eq 0 ]
 	same_as_one_process
 }

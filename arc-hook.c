@@ -775,16 +775,6 @@ static const char usage[] =
 
 int	hook_main(int, char **);	/* arcmain.c calls it */
 
-/* A folder that a hook's command line cannot hold: a control character. */
-static bool
-has_control(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
 /*
  * The folder this program is in, as the kernel started it (symbolic links
  * followed): the settings name the arc-hook that printed them, wherever
@@ -807,7 +797,7 @@ own_folder(struct buf *dir)
 		return false;
 	}
 	buf_put(dir, path, slash == path ? 1 : (size_t)(slash - path));
-	if (has_control(dir->p)) {
+	if (hook_has_control(dir->p)) {
 		warnx("the folder arc-hook is in has a control character in "
 		    "its name, which cannot be written into a hook's command; "
 		    "give --prefix");
@@ -870,7 +860,7 @@ hook_main(int argc, char **argv)
 	if (toml && strcmp(settings_of, "codex") != 0)
 		return usage_error(usage, "--toml: Codex's config.toml only");
 	if (prefix != NULL) {
-		if (has_control(prefix))
+		if (hook_has_control(prefix))
 			return usage_error(usage, "--prefix: a folder with a "
 			    "control character in its name cannot be written "
 			    "into a hook's command");

@@ -247,6 +247,82 @@ hook_or_else(struct arena *a, const struct jval *v, const char *dflt)
 	return hook_blank(s) ? dflt : s;
 }
 
+bool
+hook_truthy(const struct jval *v)
+{
+	return v != NULL && v->type != J_NULL && v->type != J_FALSE;
+}
+
+bool
+hook_has_control(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
+const char *
+hook_canon(struct arena *a, const struct jval *v)
+{
+	struct buf	 b = { 0 };
+	const char	*s;
+
+	json_write(&b, v, JSON_JQ | JSON_SORTED);
+	s = hook_printf(a, "%s", b.p);
+	buf_free(&b);
+	return s;
+}
+
+const char *
+hook_shown(struct arena *a, const struct jval *v)
+{
+	const char *s = hook_text(a, v);
+
+	return hook_has_control(s) ? hook_canon(a, v) : s;
+}
+
+/* Names point into the payload, with no NUL after them. */
+bool
+hook_named_one_of(const struct jmember *mb, const char *const *names)
+{
+	for (; *names != NULL; names++)
+		if (mb->namelen == strlen(*names) &&
+		    memcmp(mb->name, *names, mb->namelen) == 0)
+			return true;
+	return false;
+}
+
+struct jval
+hook_without(struct arena *a, const struct jval *in, const char *const *names)
+{
+	struct jval	 o = *in;
+	struct jmember	*kept;
+	size_t		 i, n = 0;
+
+	kept = arena_alloc(a, (in->n ? in->n : 1) * sizeof(*kept));
+	for (i = 0; i < in->n; i++)
+		if (!hook_named_one_of(&in->members[i], names))
+			kept[n++] = in->members[i];
+	o.members = kept;
+	o.n = n;
+	return o;
+}
+
+void
+hook_also(struct arena *a, struct buf *b, const struct jval *in,
+    const char *const *names)
+{
+	struct jval	 o;
+
+	if (in == NULL || in->type != J_OBJECT ||
+	    (o = hook_without(a, in, names)).n == 0)
+		return;
+	buf_puts(b, "Also: ");
+	json_write(b, &o, JSON_JQ | JSON_SORTED);
+	buf_putc(b, '\n');
+}
+
 const char *
 hook_sha16(struct arena *a, const char *s)
 {

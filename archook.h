@@ -79,6 +79,27 @@ const char	*hook_or_else(struct arena *, const struct jval *,
 size_t		 hook_length(const char *);	/* in characters */
 const char	*hook_printf(struct arena *, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
+/* Neither absent, null nor false: jq's truth. */
+bool		 hook_truthy(const struct jval *);
+/* Whether s holds a control character (C0 or DEL). */
+bool		 hook_has_control(const char *);
+/* v as jq's tojson, its members sorted (jq -S). */
+const char	*hook_canon(struct arena *, const struct jval *);
+/* A name or a path as it is, or as hook_canon when it has controls. */
+const char	*hook_shown(struct arena *, const struct jval *);
+/* Whether mb is named one of names (NULL-terminated). */
+bool		 hook_named_one_of(const struct jmember *,
+		    const char *const *names);
+/* The object in without the members named one of names. */
+struct jval	 hook_without(struct arena *, const struct jval *in,
+		    const char *const *names);
+/*
+ * "Also: " and the members of in that its rendering does not show (those
+ * not named in names), sorted, on a line; nothing when there are none or
+ * in is no object.
+ */
+void		 hook_also(struct arena *, struct buf *, const struct jval *in,
+		    const char *const *names);
 /* The start of the SHA-256 of s, 16 hex digits. */
 const char	*hook_sha16(struct arena *, const char *);
 /* s if it is 1 to max of [A-Za-z0-9._-] and no hash; else its hook_sha16. */

@@ -35,12 +35,6 @@ get(struct map *m, const struct jval *v, const char *name)
 	return json_get(v, name);
 }
 
-static bool
-truthy(const struct jval *v)
-{
-	return v != NULL && v->type != J_NULL && v->type != J_FALSE;
-}
-
 static const char *
 text(struct map *m, const struct jval *v)
 {
@@ -53,54 +47,7 @@ line(struct map *m, const struct jval *v)
 	return hook_line(m->a, v);
 }
 
-static const char *
-canon(struct map *m, const struct jval *v)
-{
-	struct buf	 b = { 0 };
-	const char	*s;
-
-	json_write(&b, v, JSON_JQ | JSON_SORTED);
-	s = hook_printf(m->a, "%s", b.p);
-	buf_free(&b);
-	return s;
-}
-
 /* ---- the keys' parts ---- */
-
-/* Names point into the payload, with no NUL after them. */
-static bool
-named(const struct jmember *mb, const char *name)
-{
-	return mb->namelen == strlen(name) &&
-	    memcmp(mb->name, name, mb->namelen) == 0;
-}
-
-/* Whether mb is named one of names (NULL-terminated). */
-static bool
-named_one_of(const struct jmember *mb, const char *const *names)
-{
-	for (; *names != NULL; names++)
-		if (named(mb, *names))
-			return true;
-	return false;
-}
-
-/* The object in (J_OBJECT) without the members named one of names. */
-static struct jval
-without(struct map *m, const struct jval *in, const char *const *names)
-{
-	struct jval	 o = *in;
-	struct jmember	*kept;
-	size_t		 i, n = 0;
-
-	kept = arena_alloc(m->a, (in->n ? in->n : 1) * sizeof(*kept));
-	for (i = 0; i < in->n; i++)
-		if (!named_one_of(&in->members[i], names))
-			kept[n++] = in->members[i];
-	o.members = kept;
-	o.n = n;
-	return o;
-}
 
 /* The call as PermissionRequest and what follows it see it. */
 static const char *
@@ -116,7 +63,7 @@ call_of(struct map *m)
 
 	buf_puts(&b, "{\"tool_input\":");
 	if (in != NULL && in->type == J_OBJECT) {
-		o = without(m, in, answered);
+		o = hook_without(m->a, in, answered);
 		json_write(&b, &o, JSON_JQ | JSON_SORTED);
 	} else
 		json_write(&b, in, JSON_JQ | JSON_SORTED);
@@ -164,25 +111,6 @@ elicit_of(struct map *m)
 #define WHOLE_MAX	4000	/* ARC's message: characters */
 #define DETAIL_MAX	500	/* ARC's choice detail: characters */
 
-/* Whether s holds a control character (C0 or DEL): shown as JSON then. */
-static bool
-has_control(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return true;
-	return false;
-}
-
-/* A name or a path as it is, or as a JSON string when it has controls. */
-static const char *
-shown_name(struct map *m, const struct jval *v)
-{
-	const char *s = text(m, v);
-
-	return has_control(s) ? canon(m, v) : s;
-}
-
 /* Lines as jq split them: one "\n" at the end dropped; "" has none. */
 static size_t
 count_lines(const char *s)
@@ -219,20 +147,6 @@ every_line(struct buf *b, const char *s, const char *mark)
 	}
 }
 
-/* The members of tool_input that the rendering of its tool does not show. */
-static void
-also(struct map *m, struct buf *b, const struct jval *in,
-    const char *const *shown)
-{
-	struct jval	 o;
-
-	if (in->type != J_OBJECT || (o = without(m, in, shown)).n == 0)
-		return;
-	buf_puts(b, "Also: ");
-	json_write(b, &o, JSON_JQ | JSON_SORTED);
-	buf_putc(b, '\n');
-}
-
 static const char *
 where(struct map *m, const struct jval *sug)
 {
@@ -244,7 +158,7 @@ where(struct map *m, const struct jval *sug)
 		{ "cliArg", "for this run" },
 	};
 	const struct jval	*d = get(m, sug, "destination");
-	const char		*s = truthy(d) ? text(m, d) : "";
+	const char		*s = hook_truthy(d) ? text(m, d) : "";
 	size_t			 i;
 
 	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
@@ -262,7 +176,7 @@ only(const struct jval *o, const char *const *names)
 	if (o == NULL || o->type != J_OBJECT)
 		return false;
 	for (i = 0; i < o->n; i++)
-		if (!named_one_of(&o->members[i], names))
+		if (!hook_named_one_of(&o->members[i], names))
 			return false;
 	return true;
 }
@@ -360,7 +274,7 @@ suggestion(struct map *m, struct buf *b, const struct jval *s)
 		ok = false;
 	if (ok && v != NULL)
 		buf_printf(&w, " %s", where(m, s));
-	if (ok && !has_control(w.p))
+	if (ok && !hook_has_control(w.p))
 		buf_put(b, w.p, w.len);
 	else
 		json_write(b, s, JSON_JQ | JSON_SORTED);
@@ -391,16 +305,16 @@ action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
 		if (!hook_blank(s))
 			buf_printf(b, "The agent's description: %s\n",
 			    hook_line_of(m->a, s));
-		also(m, b, o, bash);
+		hook_also(m->a, b, o, bash);
 		buf_printf(b, "$ %s", text(m, json_get(o, "command")));
 		return "Permission to run a command";
 	}
 	if (strcmp(tool, "Edit") == 0) {
 		const char *old = text(m, json_get(o, "old_string"));
 		const char *new = text(m, json_get(o, "new_string"));
-		also(m, b, o, edit);
+		hook_also(m->a, b, o, edit);
 		buf_printf(b, "%s: replace %zu line(s) with %zu%s",
-		    shown_name(m, json_get(o, "file_path")), count_lines(old),
+		    hook_shown(m->a, json_get(o, "file_path")), count_lines(old),
 		    count_lines(new), (v = json_get(o, "replace_all")) != NULL &&
 		    v->type == J_TRUE ? ", every occurrence" : "");
 		every_line(b, old, "- ");
@@ -409,28 +323,28 @@ action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
 	}
 	if (strcmp(tool, "Write") == 0) {
 		const char *c = text(m, json_get(o, "content"));
-		also(m, b, o, write);
+		hook_also(m->a, b, o, write);
 		buf_printf(b, "%s: %zu line(s), %zu character(s)",
-		    shown_name(m, json_get(o, "file_path")), count_lines(c),
+		    hook_shown(m->a, json_get(o, "file_path")), count_lines(c),
 		    hook_length(c));
 		every_line(b, c, "+ ");
 		return "Permission to write a file";
 	}
 	if (strcmp(tool, "NotebookEdit") == 0) {
-		also(m, b, o, notebook);
+		hook_also(m->a, b, o, notebook);
 		v = json_get(o, "edit_mode");
-		buf_printf(b, "%s: %s ", shown_name(m, json_get(o,
-		    "notebook_path")), truthy(v) ? shown_name(m, v) : "replace");
+		buf_printf(b, "%s: %s ", hook_shown(m->a, json_get(o,
+		    "notebook_path")), hook_truthy(v) ? hook_shown(m->a, v) : "replace");
 		v = json_get(o, "cell_id");
-		buf_printf(b, "cell %s", truthy(v) ? shown_name(m, v) : "");
-		if (truthy(v = json_get(o, "cell_type")))
-			buf_printf(b, " (%s)", shown_name(m, v));
+		buf_printf(b, "cell %s", hook_truthy(v) ? hook_shown(m->a, v) : "");
+		if (hook_truthy(v = json_get(o, "cell_type")))
+			buf_printf(b, " (%s)", hook_shown(m->a, v));
 		every_line(b, text(m, json_get(o, "new_source")), "+ ");
 		return "Permission to edit a notebook";
 	}
 	if (strcmp(tool, "WebFetch") == 0) {
-		also(m, b, o, fetch);
-		buf_puts(b, shown_name(m, json_get(o, "url")));
+		hook_also(m->a, b, o, fetch);
+		buf_puts(b, hook_shown(m->a, json_get(o, "url")));
 		s = text(m, json_get(o, "prompt"));
 		if (!hook_blank(s))
 			buf_printf(b, "\nWhat the agent asks of the page: %s",
@@ -438,8 +352,8 @@ action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
 		return "Permission to fetch a web page";
 	}
 	if (strcmp(tool, "WebSearch") == 0) {
-		also(m, b, o, search);
-		buf_printf(b, "Search for: %s", shown_name(m, json_get(o,
+		hook_also(m->a, b, o, search);
+		buf_printf(b, "Search for: %s", hook_shown(m->a, json_get(o,
 		    "query")));
 		return "Permission to search the web";
 	}
@@ -448,7 +362,7 @@ action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
 		const char *rest = strncmp(tool, "mcp__", 5) == 0 ? tool + 5 :
 		    tool, *sep = strstr(rest, "__"), *server, *t, *src;
 		v = get(m, srv, "name");
-		if (truthy(v))
+		if (hook_truthy(v))
 			server = text(m, v);
 		else if (*rest == '\0')
 			server = "";
@@ -464,7 +378,7 @@ action(struct map *m, struct buf *b, const char *tool, const struct jval *in,
 		json_write(b, in, JSON_JQ);
 		return "Permission to use an MCP tool";
 	}
-	buf_printf(b, "%s: ", shown_name(m, json_get(m->p, "tool_name")));
+	buf_printf(b, "%s: ", hook_shown(m->a, json_get(m->p, "tool_name")));
 	json_write(b, in, JSON_JQ);
 	return "Permission to use a tool";
 }
@@ -481,12 +395,12 @@ permission(struct map *m, struct hook_plan *pl)
 	struct jval		 empty = { 0 };
 	size_t			 i, len;
 
-	if (!truthy(s))
+	if (!hook_truthy(s))
 		s = NULL;
 	else if (s->type != J_ARRAY)
 		return;	/* jq's arrays: nothing is asked */
 	empty.type = J_OBJECT;
-	if (!truthy(in))
+	if (!hook_truthy(in))
 		in = &empty;
 	o = in->type == J_OBJECT ? in : &empty;
 	tool = text(m, json_get(m->p, "tool_name"));
@@ -529,7 +443,7 @@ options_of(struct map *m, const struct jval *q)
 {
 	const struct jval *o = get(m, q, "options");
 
-	if (!truthy(o))
+	if (!hook_truthy(o))
 		return 0;
 	if (o->type != J_ARRAY) {
 		m->bad = true;
@@ -548,7 +462,7 @@ ask_user(struct map *m, struct hook_plan *pl)
 	const char		*hd, *qt;
 	size_t			 i, k, n;
 
-	if (!truthy(qs))
+	if (!hook_truthy(qs))
 		return;
 	if (qs->type != J_ARRAY) {
 		m->bad = true;
@@ -606,7 +520,7 @@ elicit(struct map *m, struct hook_plan *pl)
 	struct hook_req		*r = &pl->req[0];
 	double			 max;
 
-	if (!truthy(f))
+	if (!hook_truthy(f))
 		f = NULL;
 	else if (f->type != J_OBJECT) {
 		m->bad = true;
@@ -641,8 +555,8 @@ elicit(struct map *m, struct hook_plan *pl)
 		max = strtod(v->s, NULL);	/* floor, then 1 to 2000 */
 		r->text_max = max >= 2000 ? 2000 : max < 1 ? 1 : (long)max;
 	}
-	if (!truthy(v = json_get(s, "title")) &&
-	    !truthy(v = json_get(s, "description")))
+	if (!hook_truthy(v = json_get(s, "title")) &&
+	    !hook_truthy(v = json_get(s, "description")))
 		v = NULL;
 	r->message = hook_clip(m->a, hook_printf(m->a, "%s\n\n%s", r->message,
 	    v != NULL ? line(m, v) : hook_line_of(m->a, r->field)), 4000);
@@ -723,7 +637,7 @@ stop(struct map *m, struct hook_plan *pl)
 	struct buf		 b = { 0 };
 	double			 n = 0;
 
-	if (truthy(bg)) {
+	if (hook_truthy(bg)) {
 		if (bg->type == J_ARRAY || bg->type == J_OBJECT)
 			n = (double)bg->n;
 		else if (bg->type == J_STRING)
@@ -791,7 +705,7 @@ context(struct map *m)
 		m->call = call_of(m);
 	if (strcmp(ev, "PermissionRequest") == 0) {
 		const struct jval *s = json_get(p, "permission_suggestions");
-		m->offer = hook_sha16(m->a, truthy(s) ? canon(m, s) : "[]");
+		m->offer = hook_sha16(m->a, hook_truthy(s) ? hook_canon(m->a, s) : "[]");
 	}
 	if (strcmp(ev, "Elicitation") == 0 ||
 	    strcmp(ev, "ElicitationResult") == 0) {
@@ -920,6 +834,7 @@ static bool
 ask_reply(struct buf *b, struct arena *a, const struct jval *p,
     const struct hook_plan *pl, const struct jval *const *answer)
 {
+	static const char *const answers[] = { "answers", NULL };
 	const struct jval	*in = json_get(p, "tool_input");
 	const struct jval	*qs = json_get(in, "questions"), *q, *label;
 	const struct jval	*r, *cid;
@@ -965,7 +880,7 @@ ask_reply(struct buf *b, struct arena *a, const struct jval *p,
 		json_write(b, &(struct jval){ .type = J_STRING, .s = mb->name,
 		    .len = mb->namelen }, JSON_JQ);
 		buf_putc(b, ':');
-		if (named(mb, "answers"))
+		if (hook_named_one_of(mb, answers))
 			buf_put(b, ans.p, ans.len);
 		else
 			json_write(b, mb->value, JSON_JQ);
@@ -1022,7 +937,7 @@ claude_reply(struct buf *b, struct arena *a, const struct jval *p,
 	src = r != NULL ? json_get(r, "source") : NULL;
 	switch (pl->wait) {
 	case WAIT_PERMISSION:
-		return permission_reply(b, p, c, truthy(src) ? hook_text(a,
+		return permission_reply(b, p, c, hook_truthy(src) ? hook_text(a,
 		    src) : "arc", claude);
 	case WAIT_ASK:
 		return ask_reply(b, a, p, pl, answer);

@@ -21,58 +21,6 @@
 
 #define WHOLE_MAX	4000	/* ARC's message: characters */
 
-static bool
-truthy(const struct jval *v)
-{
-	return v != NULL && v->type != J_NULL && v->type != J_FALSE;
-}
-
-/* A name or a path as it is, or as a JSON string when it has controls. */
-static const char *
-shown(struct arena *a, const struct jval *v)
-{
-	const char	*s = hook_text(a, v);
-	struct buf	 b = { 0 };
-	size_t		 i;
-
-	for (i = 0; s[i] != '\0'; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			break;
-	if (s[i] == '\0')
-		return s;
-	json_write(&b, v, JSON_JQ);
-	s = hook_printf(a, "%s", b.p);
-	buf_free(&b);
-	return s;
-}
-
-/* Every member of o but those named, as JSON ("Also: ..."), or nothing. */
-static void
-also(struct buf *b, const struct jval *o, const char *const *names)
-{
-	struct buf	 m = { 0 };
-	size_t		 i, k, n = 0;
-
-	if (o == NULL || o->type != J_OBJECT)
-		return;
-	for (i = 0; i < o->n; i++) {
-		for (k = 0; names[k] != NULL; k++)
-			if (o->members[i].namelen == strlen(names[k]) &&
-			    memcmp(o->members[i].name, names[k],
-			    o->members[i].namelen) == 0)
-				break;
-		if (names[k] != NULL)
-			continue;
-		buf_puts(&m, n++ ? "," : "{");
-		buf_json_str(&m, o->members[i].name, o->members[i].namelen);
-		buf_putc(&m, ':');
-		json_write(&m, o->members[i].value, JSON_JQ);
-	}
-	if (n > 0)
-		buf_printf(b, "Also: %s}\n", m.p);
-	buf_free(&m);
-}
-
 /* The action, whole, into b; its title. */
 static const char *
 action(struct arena *a, struct buf *b, const char *tool, const struct jval *in)
@@ -83,19 +31,19 @@ action(struct arena *a, struct buf *b, const char *tool, const struct jval *in)
 	const char	*slash = strchr(tool, '/');
 
 	if (strcmp(tool, "bash") == 0) {
-		also(b, in, bash);
+		hook_also(a, b, in, bash);
 		buf_printf(b, "$ %s", hook_text(a, json_get(in, "command")));
 		return "Permission to run a command";
 	}
 	if (strcmp(tool, "edit") == 0 || strcmp(tool, "create") == 0) {
-		also(b, in, edit);
-		buf_printf(b, "%s\n%s", shown(a, json_get(in, "file_path")),
+		hook_also(a, b, in, edit);
+		buf_printf(b, "%s\n%s", hook_shown(a, json_get(in, "file_path")),
 		    hook_text(a, json_get(in, "diff")));
 		return "Permission to write a file";
 	}
 	if (strcmp(tool, "web_fetch") == 0) {
-		also(b, in, fetch);
-		buf_puts(b, shown(a, json_get(in, "url")));
+		hook_also(a, b, in, fetch);
+		buf_puts(b, hook_shown(a, json_get(in, "url")));
 		return "Permission to fetch a web page";
 	}
 	if (slash != NULL && slash != tool && slash[1] != '\0') {
@@ -248,7 +196,7 @@ copilot_reply(struct buf *b, struct arena *a, const struct jval *p,
 		return false;
 	buf_puts(b, "{\"behavior\":\"deny\",\"message\":");
 	buf_json_cstr(b, hook_printf(a, "Denied through arc (%s)%s",
-	    truthy(src) ? hook_text(a, src) : "arc", c[0] == 's' ?
+	    hook_truthy(src) ? hook_text(a, src) : "arc", c[0] == 's' ?
 	    "; stop and wait for the person" : ""));
 	buf_puts(b, c[0] == 's' ? ",\"interrupt\":true}" : "}");
 	return true;

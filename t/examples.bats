@@ -37,7 +37,7 @@ teardown() {
 
 # EXCLUDED: a block's first line (an extended regex) and why it is not run.
 EXCLUDED=(
-	'^arc-validate   checks|^L8  arcmain|^arc/HOST/conditions|^@anthropic-ai|^@agentclientprotocol'
+	'^arc-validate   checks|^L8  arcmain|^arc/HOST/conditions|^@anthropic-ai|^@agentclientprotocol|^agent +asks through'
 	'a table in the prose, not a command'
 	'^make demo '
 	'make demo and make check: CI runs them on a fresh Debian root (.ci/run); here make check would run itself'

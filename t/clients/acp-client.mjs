@@ -5,7 +5,8 @@
 // what happened to RESULT as JSON.
 //
 // usage: node acp-client.mjs CASE LOG RESULT CWD -- ARC-ACP [ARG...]
-//   CASE: allow (the person allows through arc-answer), deny (the person
+//   CASE: allow (the person allows through arc-answer), reject (the
+//   person rejects through arc-answer), deny (the person
 //   rejects in the editor), cancel (the editor sends session/cancel while
 //   the question waits), kill (the agent is killed while it waits;
 //   ACP_TAP_PID names the file with its pid), wait (as allow, but the
@@ -103,12 +104,13 @@ const app = acp.client({ name: "arc-acp-e2e" })
 		note({ permission: opts.map((o) => [o.optionId, o.kind]) });
 		const key = await pendingKey();
 		result.key = key;
-		if (kase === "allow" || kase === "wait") {
-			const allow = opts.find((o) => o.kind === "allow_once");
-			if (kase === "allow") {
-				execFileSync("arc-answer", ["--source", "e2e", key, allow.optionId],
+		if (kase === "allow" || kase === "reject" || kase === "wait") {
+			const pick = opts.find((o) => o.kind ===
+			    (kase === "reject" ? "reject_once" : "allow_once"));
+			if (kase !== "wait") {
+				execFileSync("arc-answer", ["--source", "e2e", key, pick.optionId],
 				    { stdio: ["ignore", "ignore", "inherit"] });
-				note({ answered: "arc", optionId: allow.optionId });
+				note({ answered: "arc", optionId: pick.optionId });
 			}
 			// The editor's dialog waits until arc-acp cancels it.
 			await new Promise((res, rej) => {
@@ -215,7 +217,16 @@ try {
 		    _meta: { claudeCode: { options: { allowDangerouslySkipPermissions: false } } } });
 		sessionId = s.sessionId;
 		// Manual: "Always ask before making changes", as a person picks it.
-		await agent.request("session/set_mode", { sessionId, modeId: "default" });
+		// An agent with no such mode (OpenCode's are build and plan, in
+		// its configOptions) asks by its own configuration instead.
+		const modes = s.modes && s.modes.availableModes;
+		if (modes && !modes.some((m) => m.id === "default"))
+			note({ setMode: "no default mode" });
+		else if (modes)
+			await agent.request("session/set_mode", { sessionId, modeId: "default" });
+		else
+			await agent.request("session/set_mode", { sessionId, modeId: "default" })
+			    .catch((e) => note({ setMode: String(e && e.message || e).slice(0, 80) }));
 		const r = await agent.request("session/prompt", { sessionId,
 		    prompt: [{ type: "text", text: "Deploy the site" }] });
 		note({ stopReason: r.stopReason });

@@ -454,7 +454,7 @@ not_the_one_seen(struct target *t, const char *key)
 	    "changed since it was read, or the tag is mistyped; nothing was "
 	    "sent.  It is now:", safe(&b, key));
 	buf_free(&b);
-	(void)status_show(t->jr, key, false, arc_now());
+	(void)status_show(t->jr, key, false, isatty(STDOUT_FILENO), arc_now());
 	return EXIT_REJECTED;
 }
 

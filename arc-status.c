@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arc.h"
 #include "arcrecord.h"
@@ -412,8 +413,9 @@ print_list(struct buf *b, struct survey *s)
 		if (waiting && journal_rec(s->j, &s->arena, it->c, true,
 		    &q) != NULL)
 			question_tag(tag, &q);
-		buf_printf(b, "\t%s", tag);
-		/* a seventh field, only when a delivery of it failed */
+		buf_printf(b, "\t%s\t", tag);
+		view_origin(b, &v);
+		/* an eighth field, only when a delivery of it failed */
 		if (delivery_words(&why, path, it->c->key, "", "; ") > 0) {
 			buf_putc(b, '\t');
 			buf_put(b, why.p, why.len);
@@ -445,8 +447,8 @@ static const char usage[] =
 "  --show key            one condition in full, its tag for arc-answer --seen\n"
 "  --history             who answered what, from where, and when\n"
 "  --since time          with --history: settled at or after time (an RFC\n"
-"                        3339 time, a date, or a duration ago: 90s 10m 2h\n"
-"                        1d 1w);\n"
+"                        3339 time, a date, today, yesterday, or a duration\n"
+"                        ago: 90s 10m 2h 1d 1w);\n"
 "                        the archive segments are read too\n"
 "  --until time          with --history: settled at or before time\n"
 "  --key key             with --history: that key's conditions only\n"
@@ -490,8 +492,7 @@ status_main(int argc, char **argv)
 	};
 	struct journal	 j;
 	struct survey	 s;
-	struct history_opts ho = { false, false, INT64_MIN, INT64_MAX, NULL,
-	    NULL };
+	struct history_opts ho = { .since = INT64_MIN, .until = INT64_MAX };
 	const char	*since = NULL, *until = NULL;
 	struct buf	 out = { 0 };
 	const char	*journal = NULL, *format = NULL, *key = NULL;
@@ -609,8 +610,10 @@ status_main(int argc, char **argv)
 	}
 	ho.range = since != NULL || until != NULL;
 	ho.json = json;
+	/* a person at a terminal reads local times; a script, UTC */
+	ho.local = !json && isatty(STDOUT_FILENO);
 	if (mode == M_SHOW || mode == M_HISTORY) {
-		status = mode == M_SHOW ? status_show(&j, key, json, now) :
+		status = mode == M_SHOW ? status_show(&j, key, json, ho.local, now) :
 		    status_history(&j, &ho, now);
 		journal_close(&j);
 		return status;

@@ -564,6 +564,7 @@ static void
 card_head(struct buf *b, const struct item *it, const char *now)
 {
 	const struct view	*v = &it->v;
+	struct buf		 who = { 0 };
 	char			 left[64];
 
 	buf_puts(b, "<div class=\"meta\">");
@@ -577,11 +578,9 @@ card_head(struct buf *b, const struct item *it, const char *now)
 		buf_puts(b, "<span class=\"nowait\">no one is waiting "
 		    "now</span>");
 	buf_puts(b, "<span class=\"who\">");
-	view_html(b, v->agent.p != NULL ? v->agent : v->agent_id);
-	if (v->project.p != NULL) {
-		buf_puts(b, " &middot; ");
-		view_html(b, v->project);
-	}
+	view_origin(&who, v);
+	view_html(b, (struct sv){ who.p, who.len });
+	buf_free(&who);
 	buf_puts(b, "</span></div><div class=\"title\">");
 	view_html(b, v->title);
 	buf_puts(b, "</div>");

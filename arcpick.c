@@ -145,6 +145,19 @@ catch_up(struct person *p)
 	return true;
 }
 
+/*
+ * Bold on (or off), unless NO_COLOR is set and not empty (no-color.org):
+ * then the terminal gets no styling at all.
+ */
+static void
+bold(struct buf *b, bool on)
+{
+	const char *no = getenv("NO_COLOR");
+
+	if (no == NULL || no[0] == '\0')
+		buf_puts(b, on ? "\033[1m" : "\033[0m");
+}
+
 enum wake { WAKE_TICK, WAKE_KEY, WAKE_SIGNAL };
 
 /* Sleeps until a key, a change of the journal, a signal or ms pass. */
@@ -284,7 +297,7 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 {
 	const struct view	*v = &i->v;
 	struct buf		 l = { 0 };
-	struct sv		 m = v->message, who = v->agent;
+	struct sv		 m = v->message;
 	const char		*nl = m.p != NULL ? memchr(m.p, '\n', m.n) : NULL;
 	size_t			 lines = 1, at;
 
@@ -308,13 +321,7 @@ draw_entry(struct buf *out, size_t k, const struct item *i, const char *now,
 	if (v->waiting == 0)
 		buf_puts(&l, ", no one is waiting now");
 	buf_puts(&l, " - ");
-	if (who.p == NULL)
-		who = v->agent_id;
-	buf_put(&l, who.p, who.n);
-	if (v->project.p != NULL) {
-		buf_puts(&l, " in ");
-		buf_put(&l, v->project.p, v->project.n);
-	}
+	view_origin(&l, v);
 	buf_puts(&l, " - key ");
 	buf_put(&l, v->shown_key.p, v->shown_key.n);
 	buf_printf(&l, " - tag %s", v->tag);
@@ -514,7 +521,7 @@ show_question(struct person *p, const char *key, const struct rec *q,
 	struct rec		 n;
 	struct view		 v;
 	const char		*nt;
-	struct sv		 m, who;
+	struct sv		 m;
 	size_t			 i, at, end;
 	bool			 ids = choice_ids_shown(choices);
 
@@ -532,12 +539,7 @@ show_question(struct person *p, const char *key, const struct rec *q,
 		    WAITING_SOMEONE);
 	if (c != NULL) {
 		buf_printf(&b, "[%s] ", priority_name(c->priority));
-		who = v.agent.p != NULL ? v.agent : v.agent_id;
-		buf_put(&b, who.p, who.n);
-		if (v.project.p != NULL) {
-			buf_puts(&b, " in ");
-			buf_put(&b, v.project.p, v.project.n);
-		}
+		view_origin(&b, &v);
 		buf_puts(&b, " - key ");
 		buf_put(&b, v.shown_key.p, v.shown_key.n);
 		buf_printf(&b, " - tag %s", v.tag);
@@ -545,9 +547,10 @@ show_question(struct person *p, const char *key, const struct rec *q,
 			buf_puts(&b, " - no one is waiting now");
 		buf_putc(&b, '\n');
 	}
-	buf_puts(&b, "\033[1m");
+	bold(&b, true);
 	buf_put(&b, v.title.p, v.title.n);
-	buf_puts(&b, "\033[0m\n");
+	bold(&b, false);
+	buf_putc(&b, '\n');
 	/* The message line by line behind a gutter (blank runs: the view's). */
 	m = v.message;
 	for (at = 0; m.p != NULL && at < m.n; at = end + 1) {
@@ -644,9 +647,14 @@ draw_prompt(struct person *p, const char *expires, const char *prompt,
 		buf_put(&b, p->note.p, p->note.len);
 		buf_putc(&b, '\n');
 	}
-	buf_puts(&b, ms < 60000 ? "\033[1mExpires in " : "Expires in ");
+	if (ms < 60000)
+		bold(&b, true);
+	buf_puts(&b, "Expires in ");
 	countdown(&b, ms);
-	buf_puts(&b, ms < 60000 ? ".\033[0m\n" : ".\n");
+	buf_putc(&b, '.');
+	if (ms < 60000)
+		bold(&b, false);
+	buf_putc(&b, '\n');
 	buf_puts(&b, prompt);
 	typed(&b, &p->tty);
 	tty_live(&p->tty, &b);

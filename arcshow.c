@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arc.h"
 #include "arcrecord.h"
@@ -190,9 +191,31 @@ show_field(struct buf *b, const char *label, struct sv v)
 	buf_putc(b, '\n');
 }
 
+/*
+ * A recorded time as a person reads it: in the local zone, to the second,
+ * with its offset ("2026-08-26 03:16:00 +0200"); as recorded when local
+ * is false (not a terminal: scripts read UTC) or it does not parse.
+ */
+static void
+show_time(struct buf *b, struct sv t, bool local)
+{
+	struct arc_instant	 in;
+	struct tm		 tm;
+	time_t			 secs;
+	char			 s[64];
+
+	if (local && t.p != NULL && rfc3339_parse(t.p, t.n, &in) &&
+	    (secs = (time_t)in.seconds) == in.seconds &&
+	    localtime_r(&secs, &tm) != NULL &&
+	    strftime(s, sizeof(s), "%Y-%m-%d %H:%M:%S %z", &tm) > 0)
+		buf_puts(b, s);
+	else
+		show_sv(b, t);
+}
+
 static void
 show_plain(struct buf *b, struct arena *a, const struct cview *v,
-    const char *journal, const char *now)
+    const char *journal, bool local, const char *now)
 {
 	const struct rec *n = &v->n, *q = &v->q;
 	struct view	  w;
@@ -216,6 +239,8 @@ show_plain(struct buf *b, struct arena *a, const struct cview *v,
 	buf_putc(b, '\n');
 	if (w.project.p != NULL)
 		show_field(b, "project:", w.project);
+	if (w.session.p != NULL)
+		show_field(b, "session:", w.session);
 	show_field(b, "kind:", w.kind);
 	line(b, "priority:");
 	buf_printf(b, "%s\n", priority_name(w.priority));
@@ -226,7 +251,8 @@ show_plain(struct buf *b, struct arena *a, const struct cview *v,
 	if (!v->has_q)
 		return;
 	line(b, "deadline:");
-	buf_printf(b, "%s\n", w.expires_at != NULL ? w.expires_at : "");
+	show_time(b, sv_str(w.expires_at != NULL ? w.expires_at : ""), local);
+	buf_putc(b, '\n');
 	line(b, "tag:");	/* arc-answer --seen TAG binds an answer to it */
 	buf_printf(b, "%s\n", w.tag);
 	show_choices(b, &w);
@@ -235,7 +261,7 @@ show_plain(struct buf *b, struct arena *a, const struct cview *v,
 		answer_words(b, a, q, &w);
 		if (q->f[I_ANSWERED_AT].p != NULL) {
 			buf_puts(b, ", at ");
-			show_sv(b, q->f[I_ANSWERED_AT]);
+			show_time(b, q->f[I_ANSWERED_AT], local);
 		}
 	} else {
 		buf_puts(b, "none");
@@ -255,7 +281,8 @@ show_delivery(struct buf *b, const char *journal, const char *key)
 }
 
 int
-status_show(struct journal *j, const char *key, bool json, const char *now)
+status_show(struct journal *j, const char *key, bool json, bool local,
+    const char *now)
 {
 	struct condition	*c;
 	struct arena		 a = { 0 };
@@ -285,7 +312,7 @@ status_show(struct journal *j, const char *key, bool json, const char *now)
 			    ",\"waiting\":false");
 		buf_puts(&b, "}\n");
 	} else {
-		show_plain(&b, &a, &v, j->path, now);
+		show_plain(&b, &a, &v, j->path, local, now);
 		show_delivery(&b, j->path, c->key);
 	}
 	write_stdout(&b);
@@ -345,7 +372,7 @@ struct settled {
 };
 
 static void	history_plain(struct buf *, struct arena *,
-		    const struct cview *);
+		    const struct cview *, bool);
 
 static bool
 wanted(const struct history_opts *o, const struct cview *v, int64_t when)
@@ -384,7 +411,7 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 		print_records(b, &h->arena, &v);
 		buf_puts(b, "}\n");
 	} else {
-		history_plain(b, &h->arena, &v);
+		history_plain(b, &h->arena, &v, h->o->local);
 	}
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 32;
@@ -490,12 +517,13 @@ by_time(const void *pa, const void *pb)
 }
 
 static void
-history_plain(struct buf *b, struct arena *a, const struct cview *v)
+history_plain(struct buf *b, struct arena *a, const struct cview *v,
+    bool local)
 {
 	bool		 resolved = sv_eq(v->n.f[N_STATUS], "resolved");
 	struct view	 w;
 
-	show_sv(b, sv_str(v->when));
+	show_time(b, sv_str(v->when), local);
 	buf_puts(b, "  ");
 	show_sv(b, sv_str(v->c->key));
 	buf_puts(b, "  ");

@@ -8,11 +8,13 @@
 #include "arc.h"
 #include "arcjournal.h"
 
-int	status_show(struct journal *, const char *key, bool json,
+/* local: times in the local zone, for a person at a terminal */
+int	status_show(struct journal *, const char *key, bool json, bool local,
 	    const char *now);
 /* What --history shows: a time range (seconds) reads the archives too. */
 struct history_opts {
 	bool		 json;
+	bool		 local;		/* times in the local zone */
 	bool		 range;		/* since and until are given */
 	int64_t		 since, until;
 	const char	*key, *agent;	/* only these, when not NULL */

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arc.h"
 #include "arcterm.h"
@@ -82,9 +83,31 @@ duration_arg(const char *option, const char *arg, int64_t *ms)
 }
 
 /*
+ * The last local midnight before now, days_back days further (today: 0,
+ * yesterday: 1), in seconds; mktime(3) weighs a change of the clocks.
+ */
+static bool
+local_midnight(const char *now, int days_back, int64_t *t)
+{
+	time_t		 secs = (time_t)instant_seconds(now);
+	struct tm	 tm;
+
+	if (localtime_r(&secs, &tm) == NULL)
+		return false;
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tm.tm_mday -= days_back;
+	tm.tm_isdst = -1;
+	if ((secs = mktime(&tm)) == (time_t)-1)
+		return false;
+	*t = (int64_t)secs;
+	return true;
+}
+
+/*
  * An option's time: an RFC 3339 date-time, a full-date alone (its
- * midnight UTC, as journalctl and git take a date), or a duration before
- * now.  In seconds.
+ * midnight UTC, as journalctl and git take a date), today or yesterday
+ * (the local midnight that began it, as journalctl takes them), or a
+ * duration before now.  In seconds.
  */
 bool
 time_arg(const char *option, const char *arg, const char *now, int64_t *t)
@@ -104,13 +127,16 @@ time_arg(const char *option, const char *arg, const char *now, int64_t *t)
 		*t = in.seconds;
 		return true;
 	}
+	if ((strcmp(arg, "today") == 0 && local_midnight(now, 0, t)) ||
+	    (strcmp(arg, "yesterday") == 0 && local_midnight(now, 1, t)))
+		return true;
 	if ((ms = parse_duration_ms(arg)) >= 0) {
 		*t = instant_seconds(now) - ms / 1000;
 		return true;
 	}
-	warnx("%s %s: neither a time (2026-05-01, 2026-05-01T09:00:00Z) nor "
-	    "a duration ago (90s, 10m, 2h, 1d, 1w, 1h30m)", option,
-	    safe(&b, arg));
+	warnx("%s %s: neither a time (2026-05-01, 2026-05-01T09:00:00Z, "
+	    "today, yesterday) nor a duration ago (90s, 10m, 2h, 1d, 1w, "
+	    "1h30m)", option, safe(&b, arg));
 	buf_free(&b);
 	return false;
 }

@@ -528,19 +528,38 @@ view_json(struct buf *b, const struct view *v, const char *now)
 	buf_puts(b, "}}");
 }
 
+#define SESSION_SHOWN	6	/* characters: a session's short name */
+
+void
+view_origin(struct buf *b, const struct view *v)
+{
+	struct sv	 s = v->session;
+	size_t		 at, chars;
+
+	if (v->agent.p != NULL || v->agent_id.p != NULL)
+		buf_put(b, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
+		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
+	else
+		buf_puts(b, "agent");
+	if (v->project.p != NULL) {
+		buf_puts(b, " in ");
+		buf_put(b, v->project.p, v->project.n);
+	}
+	if (s.p == NULL || s.n == 0)
+		return;
+	/* the last characters: a UUID's, a prefixed id's, tell them apart */
+	for (at = s.n, chars = 0; at > 0 && chars < SESSION_SHOWN; chars++)
+		while (at > 0 && ((unsigned char)s.p[--at] & 0xc0) == 0x80)
+			;
+	buf_puts(b, ", session ");
+	buf_put(b, s.p + at, s.n - at);
+}
+
 void
 view_summary(struct buf *sum, const struct view *v)
 {
 	/* Plain text, no markup: the view's safe text as it is. */
-	if (v->agent.p != NULL || v->agent_id.p != NULL)
-		buf_put(sum, v->agent.p != NULL ? v->agent.p : v->agent_id.p,
-		    v->agent.p != NULL ? v->agent.n : v->agent_id.n);
-	else
-		buf_puts(sum, "agent");
-	if (v->project.p != NULL) {
-		buf_puts(sum, " \xc2\xb7 ");
-		buf_put(sum, v->project.p, v->project.n);
-	}
+	view_origin(sum, v);
 	buf_puts(sum, ": ");
 	if (v->title.p != NULL)
 		buf_put(sum, v->title.p, v->title.n);

@@ -126,7 +126,7 @@ ended() {
 @test "the recorded sessions: JSON-RPC 2.0 objects, and what one side sent is what the other got, but for what arc-acp added and dropped" {
 	local c
 	for c in allow deny cancel kill; do
-		! jq -e -r '.m | fromjson | select(.jsonrpc != "2.0")' "$FX/$c/editor.ndjson" "$FX/$c/agent.ndjson" | grep -q .
+		! jq -e -r '.m | fromjson | select(.jsonrpc != "2.0")' "$FX/$c/editor.ndjson" "$FX/$c/agent.ndjson" | grep -q . || false
 		# editor to agent: the same lines, but in allow arc-acp's
 		# reply went in place of the editor's late one
 		diff <(jq -r 'select(.d == "sent") | .m' "$FX/$c/editor.ndjson" | sort) \
@@ -169,7 +169,7 @@ ended() {
 	received agent allow	# the reply arc-acp made, not the editor's -32800
 	received editor allow	# with $/cancel_request for request 0
 	grep -q '^{"jsonrpc":"2.0","id":0,"result":{"outcome":{"outcome":"selected","optionId":"allow-once"}}}$' "$W/agent.got"
-	! grep -q -- '-32800' "$W/agent.got"
+	! grep -q -- '-32800' "$W/agent.got" || false
 	[ "$(ended "$k")" = "answered answered" ]
 	[ "$(cat "$W/status")" = 0 ]
 	# written to the agent: its receipt (arc-journal(5), The hand-over)
@@ -204,7 +204,7 @@ ended() {
 	touch "$W/end-now"
 	eventually eval '[[ "$(arc-status --show "$k" | sed -n "s/^state: *//p")" == *" did not take it (it had stopped waiting)" ]]'
 	[ "$(ended "$k")" = "answered answered" ]
-	! grep -q '"optionId":"allow-once"' "$W/agent.got"
+	! grep -q '"optionId":"allow-once"' "$W/agent.got" || false
 	done_playing
 }
 
@@ -278,7 +278,7 @@ ended() {
 	done
 	[ "$(arc-status --json --show "$k" | jq -r .interaction.status)" = expired ]
 	sleep 0.3
-	! grep -q '"outcome":{"outcome"' "$W/agent.got"
+	! grep -q '"outcome":{"outcome"' "$W/agent.got" || false
 	touch "$W/answer-now"
 	done_playing
 	received editor deny	# no $/cancel_request
@@ -310,8 +310,8 @@ ended() {
 	created "$k" '.request.message = "Another question" | .request.response.expires_at = "2099-01-01T00:00:00Z"' | arc-apply -q >/dev/null
 	arc-answer "$k" allow >/dev/null
 	sleep 0.5
-	! grep -q '"outcome":{"outcome"' "$W/agent.got"
-	! grep -q 'cancel_request' "$W/editor.got"
+	! grep -q '"outcome":{"outcome"' "$W/agent.got" || false
+	! grep -q 'cancel_request' "$W/editor.got" || false
 	touch "$W/answer-now"
 	done_playing
 	received agent deny
@@ -369,7 +369,7 @@ ended() {
 	[ "$(cat "$W/status")" = 0 ]
 	run arc-status --list
 	[ "$status" -eq 0 ]
-	! grep -q '^acp:' <<<"$output"
+	! grep -q '^acp:' <<<"$output" || false
 }
 
 @test "forwarding: a 10 MiB message, a message without its newline at the end, blank lines and non-JSON pass unchanged, both ways" {
@@ -584,7 +584,7 @@ ended() {
 	grep -q 'stays with the editor: it is longer than 1 MiB$' "$W/stderr"
 	grep -q 'stays with the editor: its id is neither a string nor a whole number' "$W/stderr"
 	grep -q 'stays with the editor: its method is given twice$' "$W/stderr"
-	! grep -q 'README\|home\|rm -rf\|touch' "$W/stderr"
+	! grep -q 'README\|home\|rm -rf\|touch' "$W/stderr" || false
 }
 
 @test "duplicated members inside toolCall: no question milder than the editor's (none at all); the request stays with the editor, said on stderr" {

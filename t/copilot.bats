@@ -128,6 +128,6 @@ copilot_answered() {	# CHOICE: answer the pending question, the hook's reply in 
 		f=$(case $e in permissionRequest) echo permission-bash ;; notification) echo notification ;;
 		    agentStop) echo agent-stop ;; sessionEnd) echo session-end ;; *) echo user-prompt-submitted ;; esac)
 		ARC_HOOK_EVENT=$e ARC_HOOK_TIMEOUT=1 run --separate-stderr "$HOOK" copilot <"$P/$f.json"
-		! grep -q 'not an event' <<<"$stderr"
+		! grep -q 'not an event' <<<"$stderr" || false
 	done
 }

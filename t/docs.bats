@@ -174,14 +174,14 @@ words() {
 	run make -s -n -C "$TOP" deps-demo
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"libbsd-dev libmd-dev libzstd-dev jq procps;"* ]]
-	! grep -qE 'clang|valgrind|mosquitto|cjson|libsystemd' <<<"$output"
+	! grep -qE 'clang|valgrind|mosquitto|cjson|libsystemd' <<<"$output" || false
 	run make -s -n -C "$TOP" deps-check
 	[[ "$output" == *" mosquitto "* && "$output" == *" tmux "* && "$output" == *" bats "* ]]
 	run make -s -n -C "$TOP" demo
 	[[ "$output" != *"deps-check"* ]]
 	# nor arc-notify, the one binary that needs libsystemd-dev
 	run make -p -n -C "$TOP" demo
-	! grep -qE '^demo:.*(all|arc-notify)' <<<"$output"
+	! grep -qE '^demo:.*(all|arc-notify)' <<<"$output" || false
 	grep -qE '^demo:.*arc-validate' <<<"$output"
 }
 
@@ -240,7 +240,7 @@ words() {
 	local recipe out="$BATS_TEST_TMPDIR/follow"
 	recipe=$(grep -E '^  arc-status --follow \| jq ' "$TOP/README")
 	[ -n "$recipe" ]
-	! grep -qE '^  tail .*-F .*journal' "$TOP/README"
+	! grep -qE '^  tail .*-F .*journal' "$TOP/README" || false
 	arc-apply <<<"$(information a)" >/dev/null
 	arc-apply <<<"$(created b)" >/dev/null
 	setsid bash -c "$recipe" >"$out" 2>/dev/null 3>&- &
@@ -253,7 +253,7 @@ words() {
 	wait "$pid" 2>/dev/null || :
 	[ "$(grep -c '"key":"a"' "$out")" -eq 1 ] || { cat "$out"; false; }
 	[ "$(grep -c '"key":"b"' "$out")" -eq 1 ]
-	! grep -q nonce "$out"
+	! grep -q nonce "$out" || false
 	# after make demo: the two ways the README gives, each of which works
 	grep -qF 'make install PREFIX=$HOME/.local' "$TOP/README"
 	grep -qF 'export PATH=$PWD:$PATH' "$TOP/README"

@@ -125,7 +125,7 @@ removed by-retention" ]
 	# arc-wait records the expiry; that is not news
 	run --separate-stderr arc-wait -t 5 soon
 	[ "$status" -eq 1 ]
-	! cmp -s "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/before"
+	! cmp -s "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/before" || false
 	notice after | arc-apply >/dev/null
 	eventually has_line opened after
 	run changes
@@ -251,10 +251,10 @@ EOF
 	    '-a|arc|--|Edit C:\x5ctmp & <b>|Copy C:\x5cdir\x5cnew &lt;b&gt;bold&lt;/b&gt; &amp; &lt;a href="x"&gt;link&lt;/a&gt;?|' ]
 	# producer text reaches the desktop without its escape sequence,
 	# which is shown as the terminal shows it
-	! grep -q $'\e' <<<"$line"
+	! grep -q $'\e' <<<"$line" || false
 	[[ $line == *'May I deploy\x1b[2J to production?|'* ]]
 	# nonce and digest stay out of the notification
-	! grep -qE 'nonce|digest|[0-9a-f]{64}' "$BATS_TEST_TMPDIR/notified"
+	! grep -qE 'nonce|digest|[0-9a-f]{64}' "$BATS_TEST_TMPDIR/notified" || false
 }
 
 @test "each line carries the view a person is shown beside the records; --off-device builds it under the same setting" {
@@ -284,12 +284,12 @@ EOF
 	[ "$(jq -r .view.question.answerable <<<"$q")" = false ]
 	[ "$(jq -r .view.question.tag <<<"$q")" = "" ]
 	[ "$(jq -r .interaction <<<"$q")" = null ]
-	! grep -q 'npm run deploy' "$(F)"
+	! grep -q 'npm run deploy' "$(F)" || false
 	stop_follow
 	ARC_OFF_DEVICE=title-only start_follow --off-device
 	q=$(jq -c 'select(.key == "deploy")' "$(F)")
 	[ "$(jq -r .view.title <<<"$q")" = 'Deploy?' ]
 	[ "$(jq -r '[.view.agent, .view.agent_id, .view.project, .view.session] | map(select(. != null)) | length' <<<"$q")" -eq 0 ]
 	[ "$(jq -r '.view.question.choices | length' <<<"$q")" -eq 0 ]
-	! grep -qE 'payroll|Always allow|[0-9a-f]{64}' "$(F)"
+	! grep -qE 'payroll|Always allow|[0-9a-f]{64}' "$(F)" || false
 }

@@ -233,7 +233,7 @@ withdrawn_for_want_of_waiter() {
 	kill "$follower"
 	run jq -c 'select(.handover != null) | [.handover, .view.question.handover]' "$BATS_TEST_TMPDIR/follow"
 	[[ "$output" =~ ^\[\{\"taken\":\"[^\"]+\",\"question\":\"int_[0-9a-f]+\"\},\"the\ agent\ took\ it\ [0-9]+\ ms\ later\"\]$ ]]
-	! grep -q 'Claude Code' "$BATS_TEST_TMPDIR/follow"
+	! grep -q 'Claude Code' "$BATS_TEST_TMPDIR/follow" || false
 	# at home, the name is there
 	[[ "$(arc-status --show "$key" | sed -n 's/^state: *//p')" == *"; Claude Code took it "* ]]
 }

@@ -84,7 +84,7 @@ says_gave_up() {
 	grep -qx "delivery: $2 (3 tries, gave up, last at .*)" <<<"$output"
 	run arc-status --list
 	[ "$(cut -f1 <<<"$output")" = "$1" ]
-	[[ "$(cut -f7 <<<"$output")" == "$2 (3 tries, gave up"* ]]
+	[[ "$(cut -f8 <<<"$output")" == "$2 (3 tries, gave up"* ]]
 }
 
 # eventually CMD...: true once CMD is, trying for up to 20 seconds (when

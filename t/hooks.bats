@@ -857,7 +857,7 @@ One-time code" ]
 	[ "$status" -eq 0 ] && [ -z "$output" ]
 	run record "codex:$CK:stop"
 	[ "$(field '[.kind, .type, .project, .session_id, .message] | join("|")')" = "completion|completed|api|$CX|Codex finished a turn in api and is waiting for you." ]
-	! applied | grep -q -e 'Rename the handler' -e 'Renamed it'
+	! applied | grep -q -e 'Rename the handler' -e 'Renamed it' || false
 	# the hooks' UserPromptSubmit resolves it too: one key for the turn
 	hook codex-hook codex/user-prompt-submit
 	[ -z "$(active)" ]

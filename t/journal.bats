@@ -371,7 +371,7 @@ offset_of() {
 	[ "$(views)" = "$good" ]
 	apply <<<"$(information later)" >/dev/null
 	[ -s "$ARC_JOURNAL.checkpoint" ]
-	! cmp -s "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/flipped"
+	! cmp -s "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/flipped" || false
 }
 
 @test "a checkpoint of another file, or of records no longer there, is ignored" {
@@ -901,7 +901,7 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 			ARC_NOW=$T0 run --separate-stderr arc-answer -j "$new" --response-id r-2 k deny
 			[ "$status" -eq 1 ] || { echo "$copy, byte $off: a second answer: exit $status: $output"; return 1; }
 			[ "$(field .status)" = 404 ]
-			! grep -q '"r-2"' "$new"
+			! grep -q '"r-2"' "$new" || false
 			ARC_NOW=$T0 run arc-status -j "$new" --list
 			if [ "$copy" = mid ]; then
 				[ "$(cut -f1,3 <<<"$output")" = "$(printf 'after\tpending')" ]
@@ -1021,7 +1021,7 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 	[ "$status" -eq 0 ]
 	[[ "$stderr" != *"File exists"* ]]
 	[ -s "$ARC_JOURNAL.checkpoint" ]
-	! ls "$ARC_JOURNAL".checkpoint.* 2>/dev/null
+	! ls "$ARC_JOURNAL".checkpoint.* 2>/dev/null || false
 }
 
 # ---- Compaction ----
@@ -1070,7 +1070,7 @@ settled_history() {
 	# below the floor nothing happens
 	ARC_NOW=$LATER arc-apply <<<"$(information fresh1)" >/dev/null
 	[ "$(wc -c <"$ARC_JOURNAL")" -gt "$size" ]
-	! ls "$ARC_JOURNAL".history.* 2>/dev/null
+	! ls "$ARC_JOURNAL".history.* 2>/dev/null || false
 	# past it, the next writer compacts after its result is out
 	ARC_COMPACT_FLOOR=4096 ARC_NOW=$LATER arc-apply <<<"$(information fresh2)" >"$BATS_TEST_TMPDIR/out"
 	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = 201 ]

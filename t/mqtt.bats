@@ -557,7 +557,7 @@ big_question() {
 	[ "$(pending "$DEVBOX")" = 1 ]
 	# and no digest or nonce on standard error
 	for s in $(jq -r '.interaction.digest, .interaction.nonce' "$BATS_TEST_TMPDIR/forged"); do
-		! grep -qF "$s" "$BROKER/person.err" "$BROKER/phone.err"
+		! grep -qF "$s" "$BROKER/person.err" "$BROKER/phone.err" || false
 	done
 }
 
@@ -636,7 +636,7 @@ big_question() {
 	ask "$DEVBOX" next
 	eventually is_pending "$MIRROR" 2
 	[ -n "$(side_pids person)" ]
-	! grep -q 'ended (status' "$BROKER/person.err"
+	! grep -q 'ended (status' "$BROKER/person.err" || false
 	grep -q 'arc/devbox/conditions/%ed%a0%80: not a key of ours; ignored' "$BROKER/person.err"
 }
 
@@ -669,7 +669,7 @@ deploy_is() { [ "$(deploy_out)" = "$1" ]; }
 	printf '# what the phone may see\nno-message\nno-project\n' >"$DEVDIR/off-device"
 	agent devbox "$DEVBOX"
 	eventually deploy_is '["Run a command?",null,null,"Claude",null]'
-	! retained person devbox | grep -qF -e SECRET -e "$nonce" -e "$digest" -e secret-project
+	! retained person devbox | grep -qF -e SECRET -e "$nonce" -e "$digest" -e secret-project || false
 	eventually eval '[ "$(arc-status -j "$MIRROR" --json | jq -c "[.pending, .notices]")" = "[0,1]" ]'
 	run as person arc-answer -j "$MIRROR" devbox/deploy allow
 	[ "$status" -ne 0 ]
@@ -684,7 +684,7 @@ deploy_is() { [ "$(deploy_out)" = "$1" ]; }
 	      source: "t"}}')"
 	eventually result_for devbox evt_offdev1
 	[ "$(result_for devbox evt_offdev1 | jq -c '[.status, .notification.outcome, .notification.message, .interaction]')" = '[200,"answered",null,null]' ]
-	! grep -qF -e SECRET -e "$nonce" -e "$digest" "$BROKER/results-devbox.out"
+	! grep -qF -e SECRET -e "$nonce" -e "$digest" "$BROKER/results-devbox.out" || false
 	eventually retained_count devbox 0
 	halt agent-devbox
 	# title-only: not who asks either (agent, project, session)
@@ -758,7 +758,7 @@ mirror_status() { # KEY: the mirrored question's status, "" when not active
 	eventually is_pending "$BATS_TEST_TMPDIR/phone/journal" 1
 	eventually grep -q 'arc/devbox/conditions/other2: a condition of another key; ignored' "$BROKER/phone.err"
 	[ "$(pending "$BATS_TEST_TMPDIR/phone/journal")" = 1 ]
-	! arc-status -j "$BATS_TEST_TMPDIR/phone/journal" --list | grep -q devbox/deploy
+	! arc-status -j "$BATS_TEST_TMPDIR/phone/journal" --list | grep -q devbox/deploy || false
 }
 
 @test "a replayed older version of a live question is refused: the newer one stays, and is the one answered" {

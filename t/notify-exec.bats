@@ -54,9 +54,9 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	[ "$(jq -r '.view.agent + " " + .view.project' <<<"$line")" = 'claude payroll' ]
 	[ "$(jq -r .view.question.answerable <<<"$line")" = true ]
 	# never a nonce or a digest
-	! grep -qE '"(nonce|digest)"' "$(E)/got"
+	! grep -qE '"(nonce|digest)"' "$(E)/got" || false
 	for s in $(grep -aoE '"(nonce|digest)":"[A-Za-z0-9_-]+"' "$ARC_JOURNAL" | sed 's/.*:"//; s/"$//'); do
-		! grep -qF -- "$s" "$(E)/got"
+		! grep -qF -- "$s" "$(E)/got" || false
 	done
 }
 
@@ -70,7 +70,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	[ "$(jq -r .view.message <<<"$line")" = null ]
 	[ "$(jq -r .view.question.withheld <<<"$line")" = true ]
 	[ "$(jq -r .view.question.answerable <<<"$line")" = false ]
-	! grep -q 'npm run deploy' "$(E)/got"
+	! grep -q 'npm run deploy' "$(E)/got" || false
 	kill -TERM -- "-$(cat "$(E)/notify.pid")"; ends_within 20 "$(cat "$(E)/notify.pid")"
 	rm "$(E)/notify.pid" "$(E)/got"
 	echo title-only >"$BATS_TEST_TMPDIR/state/off-device"
@@ -83,7 +83,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	[ "$(jq -r .view.title <<<"$line")" = 'Deploy?' ]
 	[ "$(jq -r '[.view.agent, .view.agent_id, .view.project, .view.message] | map(tostring) | join(",")' <<<"$line")" = null,null,null,null ]
 	[ "$(jq -r '.view.question.choices | length' <<<"$line")" = 0 ]
-	! grep -qE 'acme-payroll-agent|payroll|claude|Always' "$(E)/got"
+	! grep -qE 'acme-payroll-agent|payroll|claude|Always' "$(E)/got" || false
 }
 
 @test "exec: the run command is the rest of the line byte for byte: quotes, runs of blanks and # reach sh -c as written" {
@@ -113,7 +113,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	arc-answer k allow >/dev/null
 	sleep 1
 	[ "$(wc -l <"$(E)/pushed")" -eq 1 ]
-	! arc-status --show k | grep -q '^delivery:'
+	! arc-status --show k | grep -q '^delivery:' || false
 }
 
 @test "exec: a command that fails is tried 3 times, and arc-status --show and --list say which sink failed and why" {
@@ -135,7 +135,7 @@ exec_alive() { kill -0 "$(cat "$(E)/$1.pid")" 2>/dev/null; }
 	exec_ask k
 	eventually test -s "$(E)/got"
 	run arc-status --show k
-	! grep -q '^delivery:' <<<"$output"
+	! grep -q '^delivery:' <<<"$output" || false
 	test -e "$(E)/ok"	# it did fail once
 }
 

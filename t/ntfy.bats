@@ -128,7 +128,7 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	eventually pushed 1
 	m=$(question_message)
 	[ "$(jq -r .priority <<<"$m")" = 4 ]	# high
-	[ "$(jq -r .title <<<"$m")" = "Claude Code · site: Permission to run a command" ]
+	[ "$(jq -r .title <<<"$m")" = "Claude Code in site, session 9e3a10: Permission to run a command" ]
 	jq -r .message <<<"$m" | grep -qx '\$ npm run deploy -- --env production'
 	# the rule "always" grants is in the message, beside its button
 	jq -r .message <<<"$m" | grep -qF 'Always allow: add the allow rules Bash(npm run deploy:*) in this project, for you'
@@ -136,7 +136,7 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	# every button publishes to the answer topic, never the question's
 	[ "$(jq -r '[.actions[].url] | unique | join(",")' <<<"$m")" = "$(url)/$A" ]
 	# the host's token never leaves: only the phone's is in the message
-	! grep -qF "$(cat "$(srv)/host.token")" <<<"$m"
+	! grep -qF "$(cat "$(srv)/host.token")" <<<"$m" || false
 }
 
 @test "with the page: two choices and Open; a question too long for the phone: what fits, and only the refusals" {
@@ -160,7 +160,7 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	m=$(messages | tail -1)
 	[ "$(jq -r '[.actions[] | .label] | join(",")' <<<"$m")" = "Deny,Open" ]
 	jq -r .message <<<"$m" | grep -q 'not shown here: open it on a screen'
-	! jq -r .message <<<"$m" | grep -q 'step 60'
+	! jq -r .message <<<"$m" | grep -q 'step 60' || false
 	# and a forged Allow for it, with its true tag, is not taken
 	local body
 	body=$(jq -r '.actions[0].body' <<<"$m" | jq -c '.choice = "allow"')
@@ -178,12 +178,12 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	    --priority high --notice --sender-id t | arc-apply >/dev/null
 	eventually pushed 1
 	m=$(messages | tail -1)
-	[ "$(jq -r .title <<<"$m")" = "t · state: Build done" ] || [[ "$(jq -r .title <<<"$m")" == *": Build done" ]]
+	[ "$(jq -r .title <<<"$m")" = "t in state: Build done" ] || [[ "$(jq -r .title <<<"$m")" == *": Build done" ]]
 	[ "$(jq -r '.actions // [] | length' <<<"$m")" = 0 ]
 	arc-emit --type resolved --key done --outcome completed --sender-id t | arc-apply >/dev/null
 	sleep 1
 	[ "$(messages | wc -l)" = 1 ]
-	! messages | grep -q 'Low news'
+	! messages | grep -q 'Low news' || false
 }
 
 @test "each choice the phone offers answers, and the hook gets it" {
@@ -412,8 +412,8 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	[ "$(jq -r .title <<<"$m")" = "agent: Run a command" ]
 	[ "$(jq '[.actions // [] | .[] | select(.action == "http")] | length' <<<"$m")" = 0 ]
 	# not in the server's cache, in any of its files
-	! grep -qa 'SECRET-TEXT-4711' "$(srv)"/cache.db*
-	! messages | grep -q 'SECRET-TEXT-4711'
+	! grep -qa 'SECRET-TEXT-4711' "$(srv)"/cache.db* || false
+	! messages | grep -q 'SECRET-TEXT-4711' || false
 	# the same text under everything does reach it: the grep can see it
 	unset ARC_OFF_DEVICE
 	kill "$notifier"; wait "$notifier" || :
@@ -435,7 +435,7 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	m=$(question_message)
 	# as the terminal shows them: \x1b, \u202e, never the bytes
 	jq -r .title <<<"$m" | grep -qF 'Deploy\x1b[2J\u202etxt.exe'
-	! jq -r '.title, .message, .actions[].label' <<<"$m" | grep -q $'[\e\a\r]'
+	! jq -r '.title, .message, .actions[].label' <<<"$m" | grep -q $'[\e\a\r]' || false
 	jq -r '.actions[0].label' <<<"$m" | grep -qF 'Al\x1b]0;pwned\x07low'
 	# and the choice it answers is the producer's id, whole
 	[ "$(jq -r '.actions[0].body' <<<"$m" | jq -r .choice)" = allow ]
@@ -471,11 +471,11 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	run arc-notify -n -f "$c"
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "ntfy $(url) $Q answers $Q-answers token \"$BATS_TEST_TMPDIR/open.token\"" ]
-	! grep -qF "$(cat "$(srv)/phone.token")" <<<"$output"
+	! grep -qF "$(cat "$(srv)/phone.token")" <<<"$output" || false
 	run arc-notify -f "$c"
 	[ "$status" -eq 2 ]
 	grep -q 'not a file of yours alone (chmod 600 it)' <<<"$output"
-	! grep -qF "$(cat "$(srv)/phone.token")" <<<"$output"
+	! grep -qF "$(cat "$(srv)/phone.token")" <<<"$output" || false
 	# notify ntfy without a server; a topic ntfy would not take
 	printf 'notify ntfy question\n' >"$c"
 	run arc-notify -n -f "$c"
@@ -488,7 +488,7 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	printf 'ntfy http://me:secret@127.0.0.1:1/ q\n' >"$c"
 	run arc-notify -n -f "$c"
 	[ "$status" -eq 2 ]
-	! grep -q secret <<<"$output"
+	! grep -q secret <<<"$output" || false
 	# a topic so long that the answer topic made of it is more than ntfy takes
 	printf 'ntfy %s %s\n' "$(url)" "$(printf 'x%.0s' $(seq 60))" >"$c"
 	run arc-notify -n -f "$c"

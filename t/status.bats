@@ -77,7 +77,7 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	ARC_NOW=2026-08-27T01:16:00Z run --separate-stderr arc-status
 	[ -z "$output" ]
 	ARC_NOW=2026-08-27T01:16:00Z run --separate-stderr arc-status --list
-	[[ "$output" == $'c\tnormal\tnone\t-\tUpdate from Codex\t-' ]]
+	[[ "$output" == $'c\tnormal\tnone\t-\tUpdate from Codex\t-\tCodex in agent-notify, session s-1' ]]
 	# an update starts the 24 hours again
 	ARC_NOW=2026-08-27T01:00:00Z apply <<<"$(information c)" >/dev/null
 	ARC_NOW=2026-08-28T00:59:00Z run --separate-stderr arc-status --format '%n'
@@ -140,10 +140,10 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	for k in crit soon late; do
 		tag[${#tag[@]}]=$(arc-status --show "$k" --json | jq -r '.interaction.digest[0:16]')
 	done
-	[ "${lines[0]}" = $'crit\tcritical\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[0]}" ]
-	[ "${lines[1]}" = $'soon\thigh\tpending\t2026-08-26T01:30:00Z\tCodex needs permission\t'"${tag[1]}" ]
-	[ "${lines[2]}" = $'late\thigh\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[2]}" ]
-	[ "${lines[3]}" = $'n\tnormal\tnone\t-\tUpdate from Codex\t-' ]
+	[ "${lines[0]}" = $'crit\tcritical\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[0]}"$'\tCodex in agent-notify, session s-1' ]
+	[ "${lines[1]}" = $'soon\thigh\tpending\t2026-08-26T01:30:00Z\tCodex needs permission\t'"${tag[1]}"$'\tCodex in agent-notify, session s-1' ]
+	[ "${lines[2]}" = $'late\thigh\tpending\t2026-08-26T02:00:00Z\tCodex needs permission\t'"${tag[2]}"$'\tCodex in agent-notify, session s-1' ]
+	[ "${lines[3]}" = $'n\tnormal\tnone\t-\tUpdate from Codex\t-\tCodex in agent-notify, session s-1' ]
 }
 
 @test "--list: one deadline rule: a question's deadline and tag while it waits, '-' once expired, recorded or not" {
@@ -155,8 +155,8 @@ HOSTILE_TITLE='.request.title = "Ev\u001b]0;pwned\u0007il\u001b[2J\r\u009b31m \u
 	ARC_NOW=2026-08-26T01:31:00Z run arc-wait -t 1 told
 	[ "$status" -eq 1 ]
 	ARC_NOW=2026-08-26T01:31:00Z run --separate-stderr arc-status --list
-	[ "${lines[0]}" = $'told\thigh\texpired\t-\tCodex needs permission\t-' ]
-	[ "${lines[1]}" = $'untold\thigh\texpired\t-\tCodex needs permission\t-' ]
+	[ "${lines[0]}" = $'told\thigh\texpired\t-\tCodex needs permission\t-\tCodex in agent-notify, session s-1' ]
+	[ "${lines[1]}" = $'untold\thigh\texpired\t-\tCodex needs permission\t-\tCodex in agent-notify, session s-1' ]
 }
 
 @test "--list and --format show hostile titles and keys escaped: no ESC, C1 or bidi control" {
@@ -258,6 +258,7 @@ message:  Deploy to production?
           It takes 2 minutes.
 agent:    Codex (codex)
 project:  site
+session:  s-1
 kind:     permission
 priority: high
 state:    waiting for an answer, 44 minutes left; no one is waiting now
@@ -328,6 +329,36 @@ response: none" ]
 2026-08-26T02:00:00Z  release  expired unanswered" ]
 	ARC_NOW=2026-08-26T03:00:00Z run --separate-stderr arc-status --history --json
 	[ "$(jq -sc 'map([.settled_at, .key, .notification.status, .interaction.status // "-", .interaction.response.choice_id // .interaction.response.text // "-"])' <<<"$output")" = '[["2026-08-26T01:17:00Z","deploy","resolved","answered","allow"],["2026-08-26T01:18:00Z","notes","resolved","answered","ship on friday"],["2026-08-26T01:19:00Z","build","resolved","-","-"],["2026-08-26T02:00:00Z","release","active","pending","-"]]' ]
+}
+
+@test "--history at a terminal: local times, to the second, with their offset; UTC to a pipe and in --json" {
+	apply <<<"$(created deploy)" >/dev/null
+	ARC_NOW=2026-08-26T01:17:00Z arc-answer deploy allow >/dev/null
+	# (POSIX zones: no zoneinfo needed) UTC+2, then UTC-5 across midnight
+	on_tty '' 'TZ=XXX-2 ARC_NOW=2026-08-26T03:00:00Z arc-status --history'
+	[[ "$output" == "2026-08-26 03:17:00 +0200  deploy  answered Allow (allow)"* ]]
+	on_tty '' 'TZ=XXX+5 ARC_NOW=2026-08-26T03:00:00Z arc-status --show deploy'
+	[[ "$output" == *"deadline: 2026-08-25 21:00:00 -0500"* ]]
+	[[ "$output" == *"Allow (allow), source cli, at 2026-08-25 20:17:00 -0500"* ]]
+	TZ=XXX-2 ARC_NOW=2026-08-26T03:00:00Z run --separate-stderr arc-status --history
+	[[ "$output" == "2026-08-26T01:17:00Z  deploy  answered Allow (allow)"* ]]
+	on_tty '' 'TZ=XXX-2 ARC_NOW=2026-08-26T03:00:00Z arc-status --history --json'
+	[[ "$output" == '{"settled_at":"2026-08-26T01:17:00Z"'* ]]
+}
+
+@test "--history --since today and yesterday: from the local midnight that began the day, in TZ" {
+	apply <<<"$(created deploy)" >/dev/null
+	ARC_NOW=2026-08-26T01:17:00Z arc-answer deploy allow >/dev/null
+	# 10:00Z is 12:00 on the 26th at UTC+2 (the day began 2026-08-25T22:00Z)
+	# and 05:00 on the 26th at UTC-5 (it began 2026-08-26T05:00Z, after 01:17Z)
+	TZ=XXX-2 ARC_NOW=2026-08-26T10:00:00Z run arc-status --history --since today
+	[[ "$output" == *"  deploy  answered"* ]]
+	TZ=XXX+5 ARC_NOW=2026-08-26T10:00:00Z run arc-status --history --since today
+	[ -z "$output" ]
+	TZ=XXX+5 ARC_NOW=2026-08-26T10:00:00Z run arc-status --history --since yesterday
+	[[ "$output" == *"  deploy  answered"* ]]
+	TZ=XXX-2 ARC_NOW=2026-08-26T10:00:00Z run arc-status --history --until yesterday
+	[ -z "$output" ]
 }
 
 @test "--history: labels and sources are escaped; text answers are never shown" {

@@ -51,3 +51,17 @@ own() {
 		[ -e "$T/../$h" ] || { echo "$h was not built"; false; }
 	done
 }
+
+@test "a negated command (! CMD) can fail its test: bash's errexit ignores a '!', so each ends in || false or handles its failure itself" {
+	local bad
+	# a line that begins with '! ' and has no '||' of its own (nor goes on
+	# to the next line with one)
+	bad=$(grep -nE '^[[:space:]]*! ' "$T"/*.bats "$T"/slow/*.bats "$T"/helper.bash |
+	    grep -vE '\|\|' || true)
+	[ -z "$bad" ] || { echo "negations that cannot fail:"; echo "$bad"; false; }
+	# the rule holds what it says: a '!' alone passes, with || false fails
+	run bash -ec '! true; echo went on'
+	[ "$output" = "went on" ]
+	run bash -ec '! true || false; echo went on'
+	[ "$status" -ne 0 ] && [ -z "$output" ]
+}

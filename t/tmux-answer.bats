@@ -126,7 +126,7 @@ state_of() {
 	waits_for 'Answer 1-2'
 	[[ "$(screen)" == *'  | Bash: rm -rf ~/work \x1b[2K\x0dBash: ls -la'* ]]
 	# no screen line starts with the decoy
-	! screen | grep -q '^Bash: ls -la'
+	! screen | grep -q '^Bash: ls -la' || false
 	keys 2 Enter
 	waits_for 'spoof: Deny (accepted)'
 	done_with
@@ -352,7 +352,7 @@ state_of() {
 	[[ "$s" == *"  3) maybe  Perhaps\\x1b]2;PWNED\\x07"* ]]
 	[ "$(title)" = arc-test ]
 	grep -q 'deploy: not answered' "$BATS_TEST_TMPDIR/err"
-	! grep -qiE 'allow|perhaps|maybe|sometimes' "$BATS_TEST_TMPDIR/err"
+	! grep -qiE 'allow|perhaps|maybe|sometimes' "$BATS_TEST_TMPDIR/err" || false
 	send_line 'arc-answer deploy 3'
 	waits_for 'deploy: Perhaps\x1b]2;PWNED\x07 (accepted)'
 }
@@ -503,7 +503,7 @@ readme_snippet() {
 	[ "$(jq -r .response.choice_id <<<"$q")" = allow ]
 	[[ "$shown" != *"$(jq -r .nonce <<<"$q")"* ]]
 	[[ "$shown" != *"$(jq -r .digest <<<"$q")"* ]]
-	! grep -qE '[0-9a-f]{64}' <<<"$shown"
+	! grep -qE '[0-9a-f]{64}' <<<"$shown" || false
 }
 
 @test "the picker on a mirror: the answer goes by the route the mirror recorded, or is refused; the mirror is never answered in place" {
@@ -538,4 +538,38 @@ readme_snippet() {
 	[ "$rc" -eq 0 ]
 	[ "$(arc-wait -j "$host" -t 0 deploy | jq -r .response.choice_id)" = allow ]
 	[ "$(state_of devbox/deploy)" = pending ]
+}
+
+@test "one queue: who asks, in one order and the same words in the picker and on --list; two sessions of one agent told apart by their short names" {
+	open_question one "Deploy?" "May I deploy?" 30m --session-id 4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10
+	open_question two "Deploy?" "May I deploy?" 40m --session-id 4f1c2b7e-9a3d-4e52-8c61-77aa11bb22cc
+	run arc-status --list
+	[ "$(cut -f1,7 <<<"$output")" = "$(printf 'one\tCodex in agent-notify, session 9e3a10\ntwo\tCodex in agent-notify, session bb22cc')" ]
+	send_line 'arc-answer'
+	waits_for 'Pick 1-2'
+	local s; s=$(screen)
+	[[ "$s" == *"Codex in agent-notify, session 9e3a10 - key one"* ]]
+	[[ "$s" == *"Codex in agent-notify, session bb22cc - key two"* ]]
+	keys q
+}
+
+@test "NO_COLOR: the picker's bold title, seen in the pane's attributes, is gone with NO_COLOR set, back with it empty" {
+	open_question one "Deploy?" "May I deploy?" 30m
+	local run
+	# capture-pane -e: the cells' attributes as escapes (bold: 1); each
+	# run begins on a cleared screen with its own mark, waited for
+	for run in unset set empty; do
+		case $run in
+		unset) send_line "clear; echo =$run=; arc-answer one" ;;
+		set) send_line "clear; echo =$run=; NO_COLOR=1 arc-answer one" ;;
+		empty) send_line "clear; echo =$run=; NO_COLOR= arc-answer one" ;;
+		esac
+		eventually eval "screen | sed -n '/^=$run=\$/,\$p' | grep -q 'May I deploy?'"
+		tmux -L "$SOCK" capture-pane -p -e >"$BATS_TEST_TMPDIR/$run"
+		grep -q "^=$run=" "$BATS_TEST_TMPDIR/$run"
+		keys C-c
+	done
+	grep -qE $'\e\\[1m(\e\\[[0-9;]*m)*Deploy\\?' "$BATS_TEST_TMPDIR/unset"
+	! grep -qE $'\e\\[([0-9]+;)*1[;m]' "$BATS_TEST_TMPDIR/set" || false
+	grep -qE $'\e\\[1m(\e\\[[0-9;]*m)*Deploy\\?' "$BATS_TEST_TMPDIR/empty"
 }

@@ -37,7 +37,7 @@ view_ask() { # KEY TITLE MESSAGE [arc-emit options...]
 	run arc-status --show k
 	grep -qxF 'message:  two  spaces' <<<"$output"
 	grep -qxF '          next paragraph' <<<"$output"
-	! grep -q '^          > ' <<<"$output"
+	! grep -q '^          > ' <<<"$output" || false
 }
 
 @test "view: bidi overrides, isolates, zero-width and C0/C1 controls are shown escaped, in --show and --list alike" {

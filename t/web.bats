@@ -81,7 +81,7 @@ post() {
 	grep -q '<button type="submit" name="choice" value="allow">Allow</button>' <<<"$output"
 	grep -q 'name="seen" value="[0-9a-f]\{16\}"' <<<"$output"
 	[ "$(grep -io '<script[^>]*>' <<<"$output")" = '<script src="/arc-web?js" defer>' ]
-	! grep -qi 'https\?://' <<<"$output"
+	! grep -qi 'https\?://' <<<"$output" || false
 	grep -q "script-src 'self'; connect-src 'self'" <<<"$output"
 	run curl -s -u ann:pw -D - "$URL/arc-web?css"
 	grep -q '^Content-Type: text/css' <<<"$output"
@@ -97,7 +97,7 @@ post() {
 	[ "$(grep -o 'class="title">[A-Z]*<' <<<"$output" | sed 's/.*>//; s/<//' | tr '\n' ' ')" = "HIGH NORMAL LOW " ]
 	grep -q 'name="op" value="dismiss"><input type="hidden" name="key" value="note">' <<<"$output"
 	[ "$(post "op=dismiss&key=note&token=$(token)")" = "303 /arc-web?said=dismissed&key=note" ]
-	! page | grep -q 'value="note"'
+	! page | grep -q 'value="note"' || false
 }
 
 @test "arc-web: tap Allow on a Claude Code permission in Chromium at 390 px; the hook's arc-wait wakes with it" {
@@ -109,7 +109,7 @@ post() {
 	run browse "$URL/arc-web" ann:pw eval 'document.title' tap Allow text
 	[ "$status" -eq 0 ]
 	grep -q '^Answered\.' <<<"$output"
-	! grep -q '^dialog:\|^csp:' <<<"$output"
+	! grep -q '^dialog:\|^csp:' <<<"$output" || false
 	wait "$hookpid"
 	[ "$(jq -cS . "$BATS_TEST_TMPDIR/out")" = "$(jq -cS . "$P/claude/out/permission-allow.json")" ]
 	grep -q '"source":"web","device_id":"ann"' "$ARC_JOURNAL"
@@ -146,7 +146,7 @@ post() {
 	[ "$status" -eq 0 ]
 	grep -q 'The question changed since the page showed it: nothing was sent' <<<"$output"
 	grep -q 'Deploy to PRODUCTION?' <<<"$output"
-	! grep -q 'staging' <<<"$output"
+	! grep -q 'staging' <<<"$output" || false
 	[ "$(status_of deploy)" = pending ]
 }
 
@@ -162,7 +162,7 @@ post() {
 	    eval 'document.querySelectorAll("script:not([src=\"/arc-web?js\"]),img,a,b,[onerror],[onmouseover]").length' text \
 	    tap '"><script>alert(4)</script>' text
 	[ "$status" -eq 0 ]
-	! grep -q '^dialog:\|^csp:' <<<"$output"
+	! grep -q '^dialog:\|^csp:' <<<"$output" || false
 	[ "$(sed -n 1p <<<"$output")" = 0 ]
 	grep -qF '<img src=x onerror=alert(1)><script>alert(2)</script>' <<<"$output"
 	grep -qF '<a href="javascript:alert(3)">tap</a> '"'"'quotes'"'"' " &amp;' <<<"$output"
@@ -242,7 +242,7 @@ HTML
 	  browse "$URL/arc-web" ann:pw html; } >"$all"
 	[ "$(nonces | wc -l)" -ge 2 ]
 	for n in $(nonces); do
-		! grep -qF "$n" "$all" "$SRV/error.log"
+		! grep -qF "$n" "$all" "$SRV/error.log" || false
 	done
 	[ "$(stat -c %a "$BATS_TEST_TMPDIR/state/web.key")" = 600 ]
 }
@@ -260,7 +260,10 @@ HTML
 	[[ "$(post "op=answer&key=deploy&seen=$(seen)&token=$tok&choice=maybe")" =~ ^"303 /arc-web?said=refused"(&|$) ]]
 	[[ "$(post "op=answer&key=nokey&seen=$(seen)&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=closed"(&|$) ]]
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u ann:pw "$URL/arc-web?said=%3Cscript%3E")" = 200 ]
-	! curl -s -u ann:pw "$URL/arc-web?said=%3Cscript%3E" | grep -qi 'script'
+	# an unknown said= is not reflected, raw or escaped (the page's own
+	# <script src=...> is no reflection)
+	! curl -s -u ann:pw "$URL/arc-web?said=%3Cscript%3E" | grep -qiF -e '<script>' -e '&lt;script' || false
+	curl -s -u ann:pw "$URL/arc-web?said=%3Cscript%3E" | grep -qF '<script src="'	# (the control)
 	[ "$(status_of deploy)" = pending ]
 }
 
@@ -288,7 +291,7 @@ HTML
 	    .notification.title = "Held back"' "$BATS_TEST_TMPDIR/m" | arc-apply --mirror --route true >/dev/null
 	run page
 	grep -q 'class="title">Held back</div><p class="held">On another host: it is settled there.</p></div>' <<<"$output"
-	! grep -q 'value="devbox/held"' <<<"$output"
+	! grep -q 'value="devbox/held"' <<<"$output" || false
 }
 
 @test "arc-web: with JavaScript on, the open page follows the journal: a new question shows, one answered in a terminal goes" {
@@ -300,10 +303,10 @@ HTML
 	    run "arc-answer first allow >/dev/null" \
 	    wait 1500 text
 	[ "$status" -eq 0 ]
-	! grep -q '^dialog:\|^csp:' <<<"$output"
+	! grep -q '^dialog:\|^csp:' <<<"$output" || false
 	sed -n '/^2 questions waiting$/,/^1 question waiting$/p' <<<"$output" | grep -q 'Second question'
 	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'Second question'
-	! sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'First question'
+	! sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'First question' || false
 }
 
 @test "arc-web: while the page is open, a new question is told by the Notification API, as text and bounded; a settled one is not" {
@@ -314,7 +317,7 @@ HTML
 	    wait 1500 run "arc-answer first allow >/dev/null" wait 1500 text
 	echo "$output"
 	[ "$status" -eq 0 ]
-	! grep -q '^dialog:\|^csp:' <<<"$output"
+	! grep -q '^dialog:\|^csp:' <<<"$output" || false
 	[ "$(grep -c '^console: notification: ' <<<"$output")" -eq 1 ]
 	n=$(sed -n 's/^console: notification: //p' <<<"$output")
 	title=$(jq -r '.[0]' <<<"$n")
@@ -325,7 +328,7 @@ HTML
 	[ "$(jq -r ".[1] | length" <<<"$n")" -le 200 ]
 	# the page went on: the first question answered in a terminal left it
 	sed -n '/^1 question waiting$/,$p' <<<"$output" | grep -q 'long long'
-	! grep -q 'First question' <<<"$(sed -n '/^1 question waiting$/,$p' <<<"$output")"
+	! grep -q 'First question' <<<"$(sed -n '/^1 question waiting$/,$p' <<<"$output")" || false
 }
 
 @test "arc-web: the off-device setting: under no-message and title-only a question shows without its text or buttons and cannot be answered; notices still go" {
@@ -340,21 +343,21 @@ HTML
 	# no-message (the file beside the journal, the setting arc-mqtt reads too)
 	echo no-message >"$BATS_TEST_TMPDIR/state/off-device"
 	run page
-	! grep -q -e SECRET -e 'name="choice"' -e 'name="seen"' <<<"$output"
+	! grep -q -e SECRET -e 'name="choice"' -e 'name="seen"' <<<"$output" || false
 	grep -q 'class="title">Run a command?<' <<<"$output"
-	grep -q 'Claude &middot; secret-project' <<<"$output"
+	grep -q 'Claude in secret-project' <<<"$output"
 	# nor its choices: an "Always allow" detail holds what the command held
-	! grep -q -e 'Allow &middot; Deny' -e '>Allow<' <<<"$output"
+	! grep -q -e 'Allow &middot; Deny' -e '>Allow<' <<<"$output" || false
 	grep -q 'Its text stays on its host (off-device setting): answer it there' <<<"$output"
 	[[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=withheld"(&|$) ]]
 	[ "$(status_of deploy)" = pending ]
 	run browse "$URL/arc-web?said=withheld" ann:pw shot "$(shot withheld)" text
 	grep -q "That question's text does not leave its host" <<<"$output"
-	! grep -q -e SECRET -e "$nonce" <<<"$output"
+	! grep -q -e SECRET -e "$nonce" <<<"$output" || false
 	# title-only, no project: not the agent's name, the choices or the project either
 	printf 'title-only\nno-project # nor where it runs\n' >"$BATS_TEST_TMPDIR/state/off-device"
 	run page
-	! grep -q -e SECRET -e Claude -e secret-project -e Allow <<<"$output"
+	! grep -q -e SECRET -e Claude -e secret-project -e Allow <<<"$output" || false
 	grep -q 'class="title">Run a command?<' <<<"$output"
 	[[ "$(post "op=answer&key=deploy&seen=$s&token=$tok&choice=allow")" =~ ^"303 /arc-web?said=withheld"(&|$) ]]
 	[ "$(post "op=dismiss&key=note&token=$tok")" = "303 /arc-web?said=dismissed&key=note" ]
@@ -490,8 +493,8 @@ PY
 	eventually eval '[ "$(grep -c . "$BATS_TEST_TMPDIR/pushed")" -ge 2 ]'
 	[ "$(jq -r .body "$BATS_TEST_TMPDIR/pushed" | tr '\n' '|')" = "Deploy to production?|Next one?|" ]
 	for secret in SECRET $(nonces) $(grep -ao '"digest":"[0-9a-f]*"' "$ARC_JOURNAL" | sed 's/.*:"//; s/"$//' | sort -u); do
-		! grep -qF -- "$secret" "$BATS_TEST_TMPDIR/pushed"
-		! grep -qF -- "${secret:0:16}" "$BATS_TEST_TMPDIR/pushed"
+		! grep -qF -- "$secret" "$BATS_TEST_TMPDIR/pushed" || false
+		! grep -qF -- "${secret:0:16}" "$BATS_TEST_TMPDIR/pushed" || false
 	done
 	# the Click URL opens the page
 	curl -sf -u ann:pw "$(jq -r .headers.Click "$BATS_TEST_TMPDIR/pushed" | tail -1)" | grep -q 'Next one?'
@@ -544,7 +547,7 @@ PY
 	    wait 1500 \
 	    eval 'JSON.stringify([window.arcKeep, scrollY, document.querySelector("input[name=text]").value, document.activeElement.name, document.querySelectorAll(".gone").length, document.querySelector("#cards > [data-key]:last-child").getAttribute("data-key"), document.querySelector("[data-key=q2] .title").textContent, document.getElementById("news").textContent, performance.getEntriesByType("navigation").length, Math.round(document.querySelector("input[name=text]").getBoundingClientRect().top) === window.arcTop])'
 	[ "$status" -eq 0 ]
-	! grep -q '^dialog:\|^csp:' <<<"$output"
+	! grep -q '^dialog:\|^csp:' <<<"$output" || false
 	grep -qxF '400' <<<"$output"
 	# a question added at the end and one settled above: not a pixel moves
 	grep -qxF 'after two: 400' <<<"$output"
@@ -583,7 +586,7 @@ as_host() {
 	# anonymous mode and no origin: SERVER_NAME proves nothing, so nothing
 	run as_host "127.0.0.1:$PORT"
 	[[ $output == *'needs the page'"'"'s origin set'*500 ]]
-	! grep -q -e 'name="token"' -e 'name="seen"' -e SECRET-TITLE <<<"$output"
+	! grep -q -e 'name="token"' -e 'name="seen"' -e SECRET-TITLE <<<"$output" || false
 	# the setting, beside the journal as the off-device one
 	printf '# the address the phone uses\nhttp://127.0.0.1:%s\n' "$PORT" >"$BATS_TEST_TMPDIR/state/web-origin"
 	run as_host "127.0.0.1:$PORT"
@@ -596,10 +599,10 @@ as_host() {
 	evil="rebind.attacker.example:$PORT"
 	run as_host "$evil"
 	[[ $output == *"Not this page's address: refused"*403 ]]
-	! grep -q -e 'name="token"' -e 'name="seen"' -e SECRET-TITLE -e "$tok" -e "$s" <<<"$output"
+	! grep -q -e 'name="token"' -e 'name="seen"' -e SECRET-TITLE -e "$tok" -e "$s" <<<"$output" || false
 	run as_host "$evil" "$URL/open/arc-web?events" --max-time 5
 	[[ $output == *403 ]]
-	! grep -q '^data:' <<<"$output"
+	! grep -q '^data:' <<<"$output" || false
 	run as_host "$evil" -H "Origin: http://$evil" \
 	    --data "op=answer&key=deploy&seen=$s&token=$tok&choice=allow"
 	[[ $output == *403 ]]

@@ -8,7 +8,11 @@ BENCH="$BATS_TEST_DIRNAME/../../bench"
 teardown() {
 	local m
 	for m in "$BATS_TEST_TMPDIR"/mnt*; do
-		mountpoint -q "$m" 2>/dev/null && umount "$m"
+		mountpoint -q "$m" 2>/dev/null || continue
+		# a compressor a writer handed on holds the folder's lock while
+		# it works (arc-journal(5)): its end first, then the unmount
+		timeout 20 flock "$m" true 2>/dev/null || true
+		umount "$m" 2>/dev/null || umount -l "$m"
 	done
 	arc_teardown
 }
@@ -202,7 +206,7 @@ same_as_one_process() {
 	for k in two three; do
 		ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$BATS_TEST_TMPDIR/trace.$k" \
 		    arc-apply <<<"$(information $k)" >/dev/null 2>"$BATS_TEST_TMPDIR/err.$k"
-		! grep -q 'journal\.compact\.' "$BATS_TEST_TMPDIR/trace.$k"
+		! grep -q 'journal\.compact\.' "$BATS_TEST_TMPDIR/trace.$k" || false
 		[ ! -s "$BATS_TEST_TMPDIR/err.$k" ]
 	done
 	# room again, and the journal a quarter larger: the next writer compacts
@@ -212,6 +216,6 @@ same_as_one_process() {
 	     occurred_at:"2026-08-26T01:15:00Z", sender:{id:"codex"},
 	     request:{key:"g\($k)", kind:"information", message:$msg}}' | apply >/dev/null
 	[ "$(stat -c %s "$ARC_JOURNAL")" -lt "$size" ]	# compacted
-	! ls "$m" | grep -q "journal.nospace."
+	! ls "$m" | grep -q "journal.nospace." || false
 	ls "$m" | grep -q "journal.history."
 }

@@ -1738,7 +1738,7 @@ loop(struct notifier *nt, int fd)
 	uint64_t		 usec;
 	enum line_status	 ls;
 	struct timespec		 ts;
-	sigset_t		 stops, open_mask;
+	sigset_t		 stops, open_mask, pending;
 	int			 rc;
 
 	/*
@@ -1761,9 +1761,10 @@ loop(struct notifier *nt, int fd)
 		for (i = 0; i < nt->nc; i++)
 			if ((w = deliver(nt, nt->c[i])) < wait)
 				wait = w;
+		/* sd-bus's next time-out: an instant of CLOCK_MONOTONIC */
 		if (nt->bus != NULL && sd_bus_get_timeout(nt->bus, &usec) >= 0 &&
 		    usec != UINT64_MAX) {
-			w = (int64_t)(usec / 1000);
+			w = (int64_t)(usec / 1000) - monotonic_ms();
 			if (w < wait)
 				wait = w;
 		}
@@ -1785,6 +1786,16 @@ loop(struct notifier *nt, int fd)
 				continue;
 			err(EXIT_SYSTEM, "poll");
 		}
+		/*
+		 * A signal that came while a descriptor was ready stays
+		 * pending (ppoll delivers it only when it ends the wait): a
+		 * steady stream must not put the exit off.
+		 */
+		if (sigpending(&pending) == 0 &&
+		    (sigismember(&pending, SIGTERM) == 1 ||
+		    sigismember(&pending, SIGINT) == 1 ||
+		    sigismember(&pending, SIGHUP) == 1))
+			quit = 1;
 		/* The journal's news first: a press is judged against it. */
 		if (pfd[0].revents != 0) {
 			do {

@@ -441,7 +441,7 @@ static const char usage[] =
 "                        $XDG_STATE_HOME/arc/journal or ~/.local/state/arc/journal)\n"
 "  --json                the counts (or --show, --history) as JSON\n"
 "  --list                one tab-separated line per active condition: key,\n"
-"                        priority, state, deadline, title, tag\n"
+"                        priority, state, deadline, title, tag, who asks\n"
 "  --format format       the line as format (%p %n %a %x %h %d %k %t %%)\n"
 "  --tmux                with --format: producer text kept from tmux styles\n"
 "  --show key            one condition in full, its tag for arc-answer --seen\n"

@@ -82,7 +82,6 @@ void	view_handover(struct view *, struct arena *, const struct rec *q,
 /* The same from a follow line (its "handover" and "waiting"). */
 void	view_handover_json(struct view *, struct arena *,
 	    const struct jval *line);
-/* A notification's summary line: who, where, and the title. */
 /*
  * Who asks, in the one order every surface gives it: the agent (its name,
  * else its id), the project, the session's short name (its last 6
@@ -90,6 +89,7 @@ void	view_handover_json(struct view *, struct arena *,
  * shop, session 4e5f6a".  The view's safe text, plain.
  */
 void	view_origin(struct buf *, const struct view *);
+/* A notification's summary line: who asks (view_origin), and the title. */
 void	view_summary(struct buf *, const struct view *);
 /* Whether the question can be answered from a surface showing it. */
 bool	view_answerable(const struct view *);

@@ -164,6 +164,8 @@ struct notifier {
 	size_t		 nawaiting;
 };
 
+/* The signals that end arc-notify: each sets quit, caught in the loop. */
+static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
 static volatile sig_atomic_t quit;
 
 static void
@@ -1747,9 +1749,8 @@ loop(struct notifier *nt, int fd)
 	 * set quit after the check, and a poll with no timeout never woken.
 	 */
 	(void)sigemptyset(&stops);
-	(void)sigaddset(&stops, SIGTERM);
-	(void)sigaddset(&stops, SIGINT);
-	(void)sigaddset(&stops, SIGHUP);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		(void)sigaddset(&stops, stop_signals[i]);
 	if (sigprocmask(SIG_BLOCK, &stops, &open_mask) == -1)
 		err(EXIT_SYSTEM, "sigprocmask");
 	line_reader_init(&lr, fd, "arc-status --follow");
@@ -1791,11 +1792,11 @@ loop(struct notifier *nt, int fd)
 		 * pending (ppoll delivers it only when it ends the wait): a
 		 * steady stream must not put the exit off.
 		 */
-		if (sigpending(&pending) == 0 &&
-		    (sigismember(&pending, SIGTERM) == 1 ||
-		    sigismember(&pending, SIGINT) == 1 ||
-		    sigismember(&pending, SIGHUP) == 1))
-			quit = 1;
+		if (sigpending(&pending) == 0)
+			for (i = 0; i < sizeof(stop_signals) /
+			    sizeof(stop_signals[0]); i++)
+				if (sigismember(&pending, stop_signals[i]) == 1)
+					quit = 1;
 		/* The journal's news first: a press is judged against it. */
 		if (pfd[0].revents != 0) {
 			do {
@@ -1904,9 +1905,8 @@ main(int argc, char *argv[])
 	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	(void)sigaction(SIGTERM, &sa, NULL);
-	(void)sigaction(SIGINT, &sa, NULL);
-	(void)sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		(void)sigaction(stop_signals[i], &sa, NULL);
 	sa.sa_handler = SIG_IGN;
 	(void)sigaction(SIGPIPE, &sa, NULL);
 

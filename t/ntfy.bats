@@ -426,6 +426,29 @@ choice_of() { jq -r 'select(.interaction != null) | .interaction.response.choice
 	grep -qa 'SECRET-TEXT-4711' "$(srv)"/cache.db*
 }
 
+@test "who asks on the phone: the session's short name leaves under everything, never under no-session or title-only" {
+	local sid=4f1c2b7e-9a3d-4e52-8c61-0b2d7f9e3a10 setting
+	for setting in no-session title-only everything; do
+		export ARC_OFF_DEVICE=$setting
+		start_phone "notify ntfy notice"
+		arc-emit --key "n-$setting" --kind completion --title "Built $setting" \
+		    --message "All green" --priority high --notice --sender-name claude \
+		    --project shop --session-id "$sid" | arc-apply >/dev/null
+		eventually eval "messages | grep -q 'Built $setting'"
+		kill "$notifier"; wait "$notifier" || :
+		notifier=
+	done
+	messages | jq -r .title >"$BATS_TEST_TMPDIR/titles"
+	grep -qx 'claude in shop: Built no-session' "$BATS_TEST_TMPDIR/titles"
+	grep -qx 'agent: Built title-only' "$BATS_TEST_TMPDIR/titles"
+	# the control: under everything the short name does leave
+	grep -qx 'claude in shop, session 9e3a10: Built everything' "$BATS_TEST_TMPDIR/titles"
+	# and under the other two, no byte of the session in any message the
+	# server took (each whole, as the phone reads it)
+	! messages | grep -v 'Built everything' | grep -q -e 9e3a10 -e "$sid" || false
+	messages | grep 'Built everything' | grep -q 9e3a10
+}
+
 @test "hostile titles and labels reach the phone as text: controls escaped, nothing interpreted" {
 	start_phone
 	arc-emit --key evil --kind permission --title $'Deploy\e[2J\xe2\x80\xaetxt.exe' \

@@ -1,9 +1,9 @@
 /*
- * arc-notify: reach the person where they are.  Watches the journal as
- * arc-status --follow does (it reads that command's output, run as a
- * child: one watcher of the journal, not two), and delivers each
- * condition that needs the person according to a policy (arcnotify.conf,
- * arc-notify.conf(5)): a desktop notification over the freedesktop
+ * arc-notify: reach the person where they are.  Follows the journal with
+ * the iterator arc-status --follow prints (arcfollow.h), in this process:
+ * each change comes typed, its records as trees, polled beside the
+ * session bus; and delivers each condition that needs the person
+ * according to a policy (arcnotify.conf, arc-notify.conf(5)): a desktop notification over the freedesktop
  * protocol on the session bus, with one button per choice; a tmux status
  * refresh; a command.  Every delivery is taken back when the condition
  * settles, wherever it was settled.
@@ -62,6 +62,7 @@
 #include "arcview.h"
 #include "arcdelivery.h"
 #include "arcntfy.h"
+#include "arcfollow.h"
 
 
 #define NOTIFY_DEST	"org.freedesktop.Notifications"
@@ -96,9 +97,8 @@ static const char usage[] =
 /* One condition that is active, as the follow stream last told it. */
 struct cond {
 	char		*key;
-	char		*line;		/* its last record line, parsed into: */
-	struct arena	 arena;
-	struct jval	*n, *i;		/* notification, interaction (or NULL) */
+	struct arena	 arena;		/* its records as last told, parsed: */
+	const struct jval *n, *i;	/* notification, interaction (or NULL) */
 	bool		 question;	/* an interaction that is pending */
 	char		 tag[TAG_SHOWN + 1];
 	char		 created[40];
@@ -138,7 +138,7 @@ struct notifier {
 	struct cond	**c;
 	size_t		 nc, capc;
 	bool		 synced;
-	pid_t		 child;
+	struct follower	*follow;	/* the journal's changes */
 	int64_t		 gone_at;	/* ms: the server went away; 0 here */
 	bool		 bus_lost;	/* the session bus itself went away */
 	char		*deliveryfile;	/* failures standing (arcdelivery.c) */
@@ -208,7 +208,6 @@ cond_drop(struct notifier *nt, struct cond *c)
 			break;
 		}
 	arena_free(&c->arena);
-	free(c->line);
 	free(c->key);
 	free(c);
 }
@@ -1164,8 +1163,8 @@ phone_say(struct notifier *nt, const struct view *v, const struct buf *w)
  * the agent took the answer, that it did.
  */
 static void
-ntfy_settled(struct notifier *nt, struct cond *c, const char *change,
-    const struct jval *line)
+ntfy_settled(struct notifier *nt, struct cond *c, enum follow_kind change,
+    const struct follow_news *nw)
 {
 	struct arena		 a = { 0 };
 	struct buf		 w = { 0 };
@@ -1175,12 +1174,8 @@ ntfy_settled(struct notifier *nt, struct cond *c, const char *change,
 
 	if (nt->ntfy == NULL || !c->ntfy_sent || !c->question)
 		return;	/* a notice gone needs no word */
-	n = json_get(line, "notification");
-	i = json_get(line, "interaction");
-	if (n == NULL || n->type != J_OBJECT)
-		n = c->n;
-	if (i == NULL || i->type != J_OBJECT)
-		i = c->i;
+	n = nw->n != NULL ? nw->n : c->n;
+	i = nw->i != NULL ? nw->i : c->i;
 	if (!phone_view(nt, &v, &a, c->key, n, i))
 		goto done;
 	if (v.qs == Q_ANSWERED) {
@@ -1201,13 +1196,13 @@ ntfy_settled(struct notifier *nt, struct cond *c, const char *change,
 			view_safe(&w, source->s, source->len, 64, false);
 			buf_puts(&w, ")");
 		}
-		view_handover_json(&v, &a, line);
+		view_handover_tree(&v, &a, i, nw->handover, nw->waiting);
 		if (v.handover.p != NULL) {
 			buf_puts(&w, ". ");
 			buf_put(&w, v.handover.p, v.handover.n);
 		} else
 			await_receipt(nt, c->key);
-	} else if (v.qs == Q_EXPIRED || strcmp(change, "expired") == 0)
+	} else if (v.qs == Q_EXPIRED || change == FOLLOW_EXPIRED)
 		buf_puts(&w, "Expired: nobody answered in time.");
 	else
 		buf_puts(&w, "Closed: the agent asks no more.");
@@ -1220,7 +1215,8 @@ done:
 
 /* What became of an answer the phone was told of: the agent took it. */
 static void
-ntfy_receipt(struct notifier *nt, const struct jval *line, const char *key)
+ntfy_receipt(struct notifier *nt, const struct follow_news *nw,
+    const char *key)
 {
 	struct arena	 a = { 0 };
 	struct buf	 w = { 0 };
@@ -1228,9 +1224,8 @@ ntfy_receipt(struct notifier *nt, const struct jval *line, const char *key)
 
 	if (nt->ntfy == NULL || !awaited(nt, key))
 		return;
-	if (phone_view(nt, &v, &a, key, json_get(line, "notification"),
-	    json_get(line, "interaction"))) {
-		view_handover_json(&v, &a, line);
+	if (phone_view(nt, &v, &a, key, nw->n, nw->i)) {
+		view_handover_tree(&v, &a, nw->i, nw->handover, nw->waiting);
 		if (v.handover.p != NULL) {
 			buf_put(&w, v.handover.p, v.handover.n);
 			buf_putc(&w, '\0');
@@ -1322,85 +1317,74 @@ done:
 /* ---- the follow stream ---- */
 
 /*
- * A hand-over line (the agent took an answer, or did not): told on the
+ * A hand-over (the agent took an answer, or did not): told on the
  * desktop where the policy shows such a condition there.
  */
 static void
-receipt(struct notifier *nt, const struct jval *line, const char *key)
+receipt(struct notifier *nt, const struct follow_news *nw, const char *key)
 {
 	struct cond	 c;
 	struct view	 v;
 
 	memset(&c, 0, sizeof(c));
-	c.n = json_get(line, "notification");
-	c.i = json_get(line, "interaction");
-	if (c.n == NULL || c.n->type != J_OBJECT || c.i == NULL ||
-	    c.i->type != J_OBJECT)
+	c.n = nw->n;
+	c.i = nw->i;
+	if (c.n == NULL || c.i == NULL)
 		return;
-	ntfy_receipt(nt, line, key);
+	ntfy_receipt(nt, nw, key);
 	c.question = true;
 	describe(&c);
 	if (conf_match(&nt->conf, &c.subject, SINK_DESKTOP) != NULL &&
 	    view_from_json(&v, &c.arena, sv_str(key), c.n, c.i, NULL)) {
-		view_handover_json(&v, &c.arena, line);
+		view_handover_tree(&v, &c.arena, c.i, nw->handover,
+		    nw->waiting);
 		desktop_receipt(nt, &v);
 	}
 	arena_free(&c.arena);
 }
 
+/*
+ * One change of the journal.  Its records are parsed into an arena of
+ * their own, which the condition keeps while it needs the person.
+ */
 static void
-follow_line(struct notifier *nt, const char *line, size_t len)
+follow_change(struct notifier *nt, const struct follow_change *ch)
 {
 	struct arena		 a = { 0 };
-	struct jparse_error	 pe;
-	struct jval		*v, *n, *i;
-	const char		*change, *key, *status, *digest, *created;
+	struct follow_news	 nw;
+	const char		*status, *digest, *created;
 	struct cond		*c;
 
-	if ((v = json_parse(&a, line, len, &pe)) == NULL ||
-	    v->type != J_OBJECT ||
-	    (change = str_of(&a, v, "change")) == NULL) {
-		warnx("arc-status --follow: a line that is not a change");
-		goto done;
-	}
-	if (strcmp(change, "synced") == 0) {
+	if (ch->kind == FOLLOW_SYNCED) {
 		nt->synced = true;
 		tmux_refresh(nt);
+		return;
+	}
+	c = cond_find(nt, ch->key);
+	(void)follow_news(nt->follow, ch, &a, &nw);
+	status = str_of(&a, nw.i, "status");
+	if (ch->kind == FOLLOW_HANDOVER) {
+		receipt(nt, &nw, ch->key);
 		goto done;
 	}
-	if ((key = str_of(&a, v, "key")) == NULL)
-		goto done;
-	c = cond_find(nt, key);
-	n = json_get(v, "notification");
-	i = json_get(v, "interaction");
-	if (n != NULL && n->type != J_OBJECT)
-		n = NULL;
-	if (i != NULL && i->type != J_OBJECT)
-		i = NULL;
-	status = str_of(&a, i, "status");
-	if (strcmp(change, "handover") == 0) {
-		receipt(nt, v, key);
-		goto done;
-	}
-	/* an answer and its receipt in one look: one line says both */
-	if (strcmp(change, "answered") == 0 && json_get(v, "handover") != NULL &&
-	    json_get(v, "handover")->type == J_OBJECT)
-		receipt(nt, v, key);
-	if (strcmp(change, "current") != 0 && strcmp(change, "opened") != 0 &&
-	    strcmp(change, "updated") != 0) {
+	/* an answer and its receipt in one look: one change says both */
+	if (ch->kind == FOLLOW_ANSWERED && nw.handover != NULL)
+		receipt(nt, &nw, ch->key);
+	if (ch->kind != FOLLOW_CURRENT && ch->kind != FOLLOW_OPENED &&
+	    ch->kind != FOLLOW_UPDATED) {
 		/* answered, expired, resolved, dismissed, removed */
 		if (c != NULL) {
-			ntfy_settled(nt, c, change, v);
+			ntfy_settled(nt, c, ch->kind, &nw);
 			take_back(nt, c);
 		}
 		goto refresh;
 	}
-	if (n == NULL)
+	if (nw.n == NULL)
 		goto done;
-	if (i != NULL && (status == NULL || strcmp(status, "pending") != 0)) {
+	if (nw.i != NULL && (status == NULL || strcmp(status, "pending") != 0)) {
 		/* a question no longer pending: nothing to ask any more */
 		if (c != NULL) {
-			ntfy_settled(nt, c, change, v);
+			ntfy_settled(nt, c, ch->kind, &nw);
 			take_back(nt, c);
 		}
 		goto refresh;
@@ -1408,7 +1392,7 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	if (c == NULL) {
 		if ((c = calloc(1, sizeof(*c))) == NULL)
 			err(EXIT_SYSTEM, "calloc");
-		c->key = xstrndup(key, strlen(key));
+		c->key = xstrndup(ch->key, ch->keylen);
 		if (nt->nc == nt->capc) {
 			nt->capc = nt->capc == 0 ? 16 : nt->capc * 2;
 			if ((nt->c = reallocarray(nt->c, nt->capc,
@@ -1417,15 +1401,12 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 		}
 		nt->c[nt->nc++] = c;
 	}
-	/* Its record, kept: the parse lives in the condition's own arena. */
-	free(c->line);
-	c->line = xstrndup(line, len);
-	arena_reset(&c->arena);
-	v = json_parse(&c->arena, c->line, len, &pe);
-	c->n = json_get(v, "notification");
-	c->i = json_get(v, "interaction");
-	if (c->i != NULL && c->i->type != J_OBJECT)
-		c->i = NULL;
+	/* Its records, kept: the arena they were parsed into is its now. */
+	arena_free(&c->arena);
+	c->arena = a;
+	a = (struct arena){ 0 };
+	c->n = nw.n;
+	c->i = nw.i;
 	c->question = status != NULL && strcmp(status, "pending") == 0;
 	digest = str_of(&c->arena, c->i, "digest");
 	c->tag[0] = '\0';
@@ -1446,7 +1427,8 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 	c->has_view = view_from_json(&c->view, &c->arena, sv_str(c->key),
 	    c->n, c->question ? c->i : NULL, NULL);
 	if (c->has_view)
-		view_handover_json(&c->view, &c->arena, v);
+		view_handover_tree(&c->view, &c->arena, c->i, nw.handover,
+		    nw.waiting);
 	describe(c);
 	if (!c->has_where)
 		c->has_where = tmux_where_of(json_get(c->n, "x-arc"),
@@ -1455,34 +1437,10 @@ follow_line(struct notifier *nt, const char *line, size_t len)
 		tmux_window_mark(nt, c);
 	(void)deliver(nt, c);
 refresh:
-	if (strcmp(change, "current") != 0)
+	if (ch->kind != FOLLOW_CURRENT)
 		tmux_refresh(nt);
 done:
 	arena_free(&a);
-}
-
-static pid_t
-follow_start(struct notifier *nt, int *fd)
-{
-	char				*argv[5];
-	pid_t				 pid;
-	int				 p[2], n = 0;
-
-	argv[n++] = "arc-status";
-	argv[n++] = "--follow";
-	if (nt->journal != NULL) {
-		argv[n++] = "-j";
-		argv[n++] = (char *)nt->journal;
-	}
-	argv[n] = NULL;
-	if (pipe2(p, O_CLOEXEC) == -1)
-		err(EXIT_SYSTEM, "pipe2");
-	if ((pid = spawn_start("arc-status", argv, SPAWN_NULL, p[1],
-	    SPAWN_OURS, true)) == -1)
-		err(EXIT_SYSTEM, "arc-status");
-	(void)close(p[1]);
-	*fd = p[0];
-	return pid;
 }
 
 /* ---- a button pressed ---- */
@@ -1729,10 +1687,23 @@ ntfy_reader(struct notifier *nt, struct line_reader *tr)
 	line_reader_set(tr, LINE_MAX_BYTES, '\n');
 }
 
-static void
-loop(struct notifier *nt, int fd)
+/* Catches up with the journal and takes in each change; false: failed. */
+static bool
+take_news(struct notifier *nt)
 {
-	struct line_reader	 lr, tr;
+	struct follow_change ch;
+
+	if (!follow_look(nt->follow))
+		return false;
+	while (follow_next(nt->follow, &ch))
+		follow_change(nt, &ch);
+	return true;
+}
+
+static void
+loop(struct notifier *nt)
+{
+	struct line_reader	 tr;
 	struct pollfd		 pfd[3];
 	const char		*line;
 	size_t			 len, i;
@@ -1753,8 +1724,8 @@ loop(struct notifier *nt, int fd)
 		(void)sigaddset(&stops, stop_signals[i]);
 	if (sigprocmask(SIG_BLOCK, &stops, &open_mask) == -1)
 		err(EXIT_SYSTEM, "sigprocmask");
-	line_reader_init(&lr, fd, "arc-status --follow");
-	line_reader_set(&lr, LINE_MAX_BYTES, '\n');
+	if (!take_news(nt))
+		return;
 	if (nt->ntfy != NULL)
 		ntfy_reader(nt, &tr);
 	while (!quit) {
@@ -1769,10 +1740,13 @@ loop(struct notifier *nt, int fd)
 			if (w < wait)
 				wait = w;
 		}
+		/* the journal's next look, due anyway (a deadline) */
+		if ((w = follow_wait_ms(nt->follow)) < wait)
+			wait = w;
 		w = wait > 60000 ? 60000 : wait < 0 ? 0 : wait + 1;
 		ts.tv_sec = (time_t)(w / 1000);
 		ts.tv_nsec = (long)(w % 1000) * 1000000;
-		pfd[0].fd = fd;
+		pfd[0].fd = follow_fd(nt->follow);
 		pfd[0].events = POLLIN;
 		pfd[1].fd = nt->bus != NULL ? sd_bus_get_fd(nt->bus) : -1;
 		pfd[1].events = nt->bus != NULL ?
@@ -1780,7 +1754,7 @@ loop(struct notifier *nt, int fd)
 		/* taps once the news is in: a tap is judged against it */
 		pfd[2].fd = nt->ntfy != NULL && nt->synced ? nt->ntfy_fd : -1;
 		pfd[2].events = POLLIN;
-		pfd[1].revents = pfd[2].revents = 0;
+		pfd[0].revents = pfd[1].revents = pfd[2].revents = 0;
 		if (ppoll(pfd, 3, wait == INT64_MAX ? NULL : &ts,
 		    &open_mask) == -1) {
 			if (errno == EINTR)
@@ -1798,14 +1772,11 @@ loop(struct notifier *nt, int fd)
 				if (sigismember(&pending, stop_signals[i]) == 1)
 					quit = 1;
 		/* The journal's news first: a press is judged against it. */
-		if (pfd[0].revents != 0) {
-			do {
-				ls = line_next(&lr, &line, &len);
-				if (ls == LINE_OK)
-					follow_line(nt, line, len);
-			} while (ls == LINE_OK && line_pending(&lr));
-			if (ls == LINE_EOF || ls == LINE_ERROR) {
-				warnx("arc-status --follow ended");
+		if (((pfd[0].revents & POLLIN) != 0 &&
+		    follow_woken(nt->follow)) ||
+		    follow_wait_ms(nt->follow) == 0) {
+			if (!take_news(nt)) {
+				warnx("the journal cannot be followed");
 				break;
 			}
 		}
@@ -1836,7 +1807,6 @@ loop(struct notifier *nt, int fd)
 			break;
 		}
 	}
-	line_reader_free(&lr);
 	if (nt->ntfy != NULL)
 		line_reader_free(&tr);
 	(void)sigprocmask(SIG_SETMASK, &open_mask, NULL);
@@ -1858,7 +1828,7 @@ main(int argc, char *argv[])
 	bool			 check = false, need_bus = false, setup = false;
 	bool			 need_ntfy = false;
 	size_t			 i;
-	int			 ch, fd, st, rc;
+	int			 ch, st, rc;
 
 	while ((ch = getopt_long(argc, argv, "f:hj:nV", longopts, NULL)) != -1)
 		switch (ch) {
@@ -1958,8 +1928,9 @@ no_bus:
 		/* the first run: taps from now on (the server's clock) */
 		(void)snprintf(nt.ntfy_since, sizeof(nt.ntfy_since), "%lld",
 		    (long long)time(NULL) - 1);
-	nt.child = follow_start(&nt, &fd);
-	loop(&nt, fd);
+	if ((nt.follow = follow_open(nt.journal, NULL)) == NULL)
+		return EXIT_SYSTEM;
+	loop(&nt);
 
 	/* Leaving: what was shown is taken back; nobody would answer it. */
 	for (i = 0; i < nt.nc; i++) {
@@ -1971,9 +1942,7 @@ no_bus:
 	state_save(&nt);	/* what the exec sink had, for the next run */
 	if (nt.bus != NULL)
 		(void)sd_bus_flush(nt.bus);
-	(void)kill(nt.child, SIGTERM);
-	(void)close(fd);
-	(void)reap(nt.child);
+	follow_close(nt.follow);
 	if (nt.ntfy_child > 0) {
 		(void)kill(nt.ntfy_child, SIGTERM);
 		(void)close(nt.ntfy_fd);

@@ -172,7 +172,7 @@ struct follower {
 	struct seen_table	 seen;
 	struct seen		**changed;	/* this pass, by key */
 	size_t			 nchanged, capchanged;
-	struct buf		 out, n, i, v;	/* v: the view */
+	struct buf		 n, i, v;	/* v: the view */
 	struct buf		 h;	/* the line's waiting and handover */
 	uint64_t		 gen, pass, offset;
 	uint64_t		 before;	/* the offset of the pass before */
@@ -184,6 +184,13 @@ struct follower {
 	char			 now[64];
 	char			*deadline;	/* the nearest pending one */
 	const struct offdevice	*off;	/* --off-device: what leaves */
+	/* The iterator: the look's changes, the next one, the one handed. */
+	size_t			 next;
+	struct seen		*handed;
+	bool			 synced_due;	/* after the first look's */
+	int			 watch;	/* the folder's inotify, or -1 */
+	char			*base;	/* the journal's name in it */
+	int64_t			 looked_at;	/* ms, monotonic */
 };
 
 static char *
@@ -453,14 +460,14 @@ add_changed(struct follower *f, struct seen *e)
 	f->changed[f->nchanged++] = e;
 }
 
-/* One line per change, in key order. */
+/* The look's changes, in key order, for follow_next to hand out. */
 static void
-report(struct follower *f)
+gather(struct follower *f)
 {
 	struct seen	*e;
 	size_t		 i;
 
-	f->nchanged = 0;
+	f->nchanged = f->next = 0;
 	for (i = 0; i < f->seen.cap; i++) {
 		if ((e = f->seen.slot[i]) == NULL)
 			continue;
@@ -474,53 +481,160 @@ report(struct follower *f)
 	}
 	if (f->nchanged > 1)
 		qsort(f->changed, f->nchanged, sizeof(*f->changed), seen_cmp);
-	for (i = 0; i < f->nchanged; i++) {
-		e = f->changed[i];
+}
+
+/* The change handed last is done with: a settled one is forgotten. */
+static void
+let_go(struct follower *f)
+{
+	struct seen *e = f->handed;
+
+	if (e == NULL)
+		return;
+	f->handed = NULL;
+	e->change = CH_NONE;
+	e->c = NULL;
+	if (e->gone)
+		forget(f, e);
+}
+
+bool
+follow_next(struct follower *f, struct follow_change *ch)
+{
+	struct seen *e;
+
+	let_go(f);
+	memset(ch, 0, sizeof(*ch));
+	ch->at = f->now;
+	if (f->next < f->nchanged) {
+		e = f->handed = f->changed[f->next++];
 		arena_reset(&f->arena);
-		buf_printf(&f->out, "{\"change\":\"%s\",\"at\":",
-		    change_names[e->change]);
-		buf_json_cstr(&f->out, f->now);
-		buf_puts(&f->out, ",\"key\":");
-		buf_json_str(&f->out, e->key, e->keylen);
-		if (e->c != NULL) {
-			render(f, e->c, condition_qstatus(e->c, f->now) ==
-			    Q_EXPIRED, true);
-			buf_puts(&f->out, ",\"notification\":");
-			buf_put(&f->out, f->n.p, f->n.len);
-			buf_puts(&f->out, ",\"interaction\":");
-			buf_put(&f->out, f->i.p, f->i.len);
-			buf_puts(&f->out, ",\"view\":");
-			buf_put(&f->out, f->v.p, f->v.len);
-			buf_put(&f->out, f->h.p, f->h.len);
-		} else {
-			buf_puts(&f->out, ",\"notification\":null,"
-			    "\"interaction\":null,\"view\":null");
-		}
-		buf_puts(&f->out, "}\n");
-		e->change = CH_NONE;
-		e->c = NULL;
-		if (e->gone)
-			forget(f, e);
-		/* Out as it goes: a line at a time, not every condition's. */
-		if (f->out.len >= 64 * 1024) {
-			write_stdout(&f->out);
-			f->out.len = 0;
-		}
+		ch->kind = (enum follow_kind)(e->change - CH_CURRENT);
+		ch->name = change_names[e->change];
+		ch->key = e->key;
+		ch->keylen = e->keylen;
+		ch->cond = e->c;
+		return true;
 	}
+	if (f->synced_due) {
+		f->synced_due = false;
+		ch->kind = FOLLOW_SYNCED;
+		ch->name = "synced";
+		return true;
+	}
+	return false;
+}
+
+void
+follow_write(struct buf *out, struct follower *f,
+    const struct follow_change *ch)
+{
+	const struct condition *c = ch->cond;
+
+	buf_printf(out, "{\"change\":\"%s\",\"at\":", ch->name);
+	buf_json_cstr(out, ch->at);
+	if (ch->kind == FOLLOW_SYNCED) {
+		buf_puts(out, "}\n");
+		return;
+	}
+	buf_puts(out, ",\"key\":");
+	buf_json_str(out, ch->key, ch->keylen);
+	if (c != NULL) {
+		render(f, c, condition_qstatus(c, f->now) == Q_EXPIRED, true);
+		buf_puts(out, ",\"notification\":");
+		buf_put(out, f->n.p, f->n.len);
+		buf_puts(out, ",\"interaction\":");
+		buf_put(out, f->i.p, f->i.len);
+		buf_puts(out, ",\"view\":");
+		buf_put(out, f->v.p, f->v.len);
+		buf_put(out, f->h.p, f->h.len);
+	} else {
+		buf_puts(out, ",\"notification\":null,"
+		    "\"interaction\":null,\"view\":null");
+	}
+	buf_puts(out, "}\n");
+}
+
+/* A record's text as a tree in a; NULL when it has none. */
+static struct jval *
+tree_of(struct follower *f, struct arena *a, const struct condition *c,
+    bool interaction)
+{
+	const char		*text;
+	struct jparse_error	 e;
+	struct jval		*v;
+
+	if ((interaction ? c->interaction.len : c->notification.len) == 0 ||
+	    (text = journal_text(&f->j, a, c, interaction)) == NULL)
+		return NULL;
+	v = json_parse(a, text, strlen(text), &e);
+	return v != NULL && v->type == J_OBJECT ? v : NULL;
+}
+
+/* A question recorded pending whose deadline passed reads "expired". */
+static void
+tree_expired(struct arena *a, struct jval *i)
+{
+	static const char	 word[] = "expired";
+	struct jval		*v;
+	size_t			 k;
+
+	for (k = 0; k < i->n; k++)
+		if (i->members[k].namelen == 6 &&
+		    memcmp(i->members[k].name, "status", 6) == 0 &&
+		    json_is(i->members[k].value, "pending")) {
+			v = arena_alloc(a, sizeof(*v));
+			memset(v, 0, sizeof(*v));
+			v->type = J_STRING;
+			v->raw = "\"expired\"";
+			v->rawlen = sizeof(word) + 1;
+			v->s = word;
+			v->len = v->codepoints = sizeof(word) - 1;
+			i->members[k].value = v;
+		}
+}
+
+bool
+follow_news(struct follower *f, const struct follow_change *ch,
+    struct arena *a, struct follow_news *nw)
+{
+	const struct condition	*c = ch->cond;
+	struct jval		*i;
+	enum qstatus		 eff;
+
+	memset(nw, 0, sizeof(*nw));
+	nw->waiting = -1;
+	if (c == NULL || f->off != NULL ||
+	    (nw->n = tree_of(f, a, c, false)) == NULL)
+		return false;
+	eff = condition_qstatus(c, f->now);
+	if ((i = tree_of(f, a, c, true)) != NULL && eff == Q_EXPIRED)
+		tree_expired(a, i);
+	nw->i = i;
+	nw->handover = c->handover;
+	if (i != NULL && c->active && eff == Q_PENDING)
+		nw->waiting = waiting_of(&f->waiters, sv_str(c->key)) ==
+		    WAITING_SOMEONE;
+	return true;
 }
 
 /*
- * Catches up with the journal and reports what changed.  Returns false on
- * a system failure (the journal cannot be read safely).
+ * Catches up with the journal and gathers what changed.  False on a
+ * system failure (the journal cannot be read safely).
  */
-static bool
-catch_up(struct follower *f)
+bool
+follow_look(struct follower *f)
 {
+	struct follow_change	 ch;
 	const struct condition	*c;
 	size_t			 at;
-
 	uint64_t		 gen = f->gen;
 
+	while (follow_next(f, &ch))	/* a look's changes not taken */
+		;
+	free(f->deadline);
+	f->deadline = NULL;
+	f->looked_at = monotonic_ms();
 	if (!journal_lock(&f->j, false))
 		return false;
 	if (f->j.fd != -1 && !f->j.missing && (!f->opened ||
@@ -536,120 +650,149 @@ catch_up(struct follower *f)
 	f->offset = f->j.offset;
 	f->pass++;
 	waiting_look(&f->waiters, f->j.path);
-	f->deadline = NULL;
 	strlcpy(f->now, arc_now_advancing(), sizeof(f->now));
 	for (c = state_first(f->j.st, &at); c != NULL;
 	    c = state_next(f->j.st, &at))
 		visit(c, f);
 	/*
-	 * Reported without the lock, so that a slow reader of our output
-	 * holds no writer up: the state stays as it is until the next look,
-	 * and the records are read by span from the file we hold open (a
-	 * compaction renames a new one over it, never changes it).
+	 * Handed out without the lock, so that a slow reader holds no writer
+	 * up: the state stays as it is until the next look, and the records
+	 * are read by span from the file we hold open (a compaction renames
+	 * a new one over it, never changes it).
 	 */
 	journal_unlock(&f->j);
-	report(f);
+	gather(f);
+	f->synced_due = f->pass == 1;
 	/* The deadline points into the state: keep a copy past the look. */
 	f->deadline = f->deadline != NULL ? xstrdup(f->deadline) : NULL;
 	return true;
 }
 
 /*
- * Watches the journal's folder (folder_watch), made if missing as every
- * command makes it: mode 0700, each new folder's name synced, so that a
- * writer that follows finds folders a power cut cannot take back.  -1
- * without inotify.  *base is the journal's name in it.
+ * Opens the journal and watches its folder (folder_watch), made if
+ * missing as every command makes it: mode 0700, each new folder's name
+ * synced, so that a writer that follows finds folders a power cut cannot
+ * take back.
  */
-static int
-watch_folder(const char *path, char **base)
+struct follower *
+follow_open(const char *journal, const struct offdevice *off)
 {
-	char	*copy;
+	struct follower	*f;
+	char		*path, *copy;
 
+	if ((f = calloc(1, sizeof(*f))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	f->off = off;
+	path = journal_default_path(journal);
 	if ((copy = strdup(path)) == NULL ||
-	    (*base = strdup(basename(copy))) == NULL)
+	    (f->base = strdup(basename(copy))) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	free(copy);
 	if (!make_parents(path))
 		exit(EXIT_SYSTEM);	/* said why */
-	return folder_watch(path);
+	f->watch = folder_watch(path);
+	if (!journal_open(&f->j, path, false)) {
+		free(path);
+		follow_close(f);
+		return NULL;
+	}
+	free(path);
+	return f;
+}
+
+int
+follow_fd(const struct follower *f)
+{
+	return f->watch;
 }
 
 /*
- * Sleeps until the journal itself changes, the nearest deadline passes or
- * the safety poll is due.  False when the reader of our output has gone.
+ * Until the nearest deadline passes or the safety poll is due (without
+ * inotify, a plain poll), counted from the last look.
  */
-static bool
-sleep_until_change(const struct follower *f, int fd, const char *base)
+int64_t
+follow_wait_ms(const struct follower *f)
 {
-	int64_t ms = fd == -1 ? NO_INOTIFY_MS : SAFETY_POLL_MS, due;
+	int64_t ms, due;
 
+	ms = (f->watch == -1 ? NO_INOTIFY_MS : SAFETY_POLL_MS) -
+	    (monotonic_ms() - f->looked_at);
 	if (f->deadline != NULL) {
 		due = rfc3339_ms_between(arc_now_advancing(), f->deadline) + 1;
 		if (due < ms)
-			ms = due < 1 ? 1 : due;
+			ms = due;
 	}
-	return folder_sleep(fd, base, ms, STDOUT_FILENO);
+	return ms < 0 ? 0 : ms;
+}
+
+bool
+follow_woken(struct follower *f)
+{
+	return f->watch != -1 && folder_watch_read(f->watch, f->base);
+}
+
+void
+follow_close(struct follower *f)
+{
+	struct seen	*e;
+	size_t		 i;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < f->seen.cap; i++)
+		if ((e = f->seen.slot[i]) != NULL) {
+			free(e->key);
+			free(e->event_id);
+			free(e);
+		}
+	free(f->seen.slot);
+	free(f->changed);
+	if (f->watch != -1)
+		(void)close(f->watch);
+	free(f->base);
+	free(f->deadline);
+	buf_free(&f->n);
+	buf_free(&f->i);
+	buf_free(&f->v);
+	buf_free(&f->h);
+	waiting_free(&f->waiters);
+	arena_free(&f->arena);
+	journal_close(&f->j);
+	free(f);
 }
 
 int
 status_follow(const char *journal, const struct offdevice *off)
 {
-	struct follower	 f;
-	struct seen	*e;
-	char		*path, *base;
-	size_t		 i;
-	int		 fd, status = 0;
+	struct follower		*f;
+	struct follow_change	 ch;
+	struct buf		 out = { 0 };
+	int			 status = 0;
 
-	memset(&f, 0, sizeof(f));
-	f.off = off;
-	path = journal_default_path(journal);
-	fd = watch_folder(path, &base);
-	if (!journal_open(&f.j, path, false)) {
-		journal_close(&f.j);
-		free(path);
-		free(base);
-		if (fd != -1)
-			(void)close(fd);
+	if ((f = follow_open(journal, off)) == NULL)
 		return EXIT_SYSTEM;
-	}
-	free(path);
 	for (;;) {
-		if (!catch_up(&f)) {
+		if (!follow_look(f)) {
 			status = EXIT_SYSTEM;
 			break;
 		}
-		if (f.pass == 1) {
-			buf_puts(&f.out, "{\"change\":\"synced\",\"at\":");
-			buf_json_cstr(&f.out, f.now);
-			buf_puts(&f.out, "}\n");
+		while (follow_next(f, &ch)) {
+			follow_write(&out, f, &ch);
+			/* Out as it goes: a line at a time, not every one's. */
+			if (out.len >= 64 * 1024) {
+				write_stdout(&out);
+				out.len = 0;
+			}
 		}
-		write_stdout(&f.out);
+		write_stdout(&out);
 		flush_stdout();
-		f.out.len = 0;
-		if (!sleep_until_change(&f, fd, base))
+		out.len = 0;
+		/* until the journal changes; false: our reader has gone */
+		if (!folder_sleep(f->watch, f->base, follow_wait_ms(f),
+		    STDOUT_FILENO))
 			break;
-		free(f.deadline);
-		f.deadline = NULL;
 	}
-	for (i = 0; i < f.seen.cap; i++)
-		if ((e = f.seen.slot[i]) != NULL) {
-			free(e->key);
-			free(e->event_id);
-			free(e);
-		}
-	free(f.seen.slot);
-	free(f.changed);
-	if (fd != -1)
-		(void)close(fd);
-	free(base);
-	free(f.deadline);
-	buf_free(&f.out);
-	buf_free(&f.n);
-	buf_free(&f.i);
-	buf_free(&f.v);
-	buf_free(&f.h);
-	waiting_free(&f.waiters);
-	arena_free(&f.arena);
-	journal_close(&f.j);
+	buf_free(&out);
+	follow_close(f);
 	return status;
 }

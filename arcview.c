@@ -398,23 +398,13 @@ view_handover(struct view *v, struct arena *a, const struct rec *q,
 }
 
 void
-view_handover_json(struct view *v, struct arena *a, const struct jval *line)
+view_handover_tree(struct view *v, struct arena *a, const struct jval *qj,
+    const char *handover, int waiting)
 {
-	const struct jval	*h = json_get(line, "handover");
-	const struct jval	*w = json_get(line, "waiting");
-	const struct jval	*qj = json_get(line, "interaction");
-	struct rec		 q;
-	char			*text = NULL;
+	struct rec q;
 
-	if (h != NULL && h->type == J_OBJECT) {
-		text = arena_alloc(a, h->rawlen + 1);
-		memcpy(text, h->raw, h->rawlen);
-		text[h->rawlen] = '\0';
-	}
 	view_handover(v, a, qj != NULL && qj->type == J_OBJECT &&
-	    rec_from_jval(qj, true, &q) ? &q : NULL, text,
-	    w == NULL ? -1 : w->type == J_TRUE ? 1 : w->type == J_FALSE ? 0 :
-	    -1);
+	    rec_from_jval(qj, true, &q) ? &q : NULL, handover, waiting);
 }
 
 bool

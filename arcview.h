@@ -67,7 +67,7 @@ struct view {
 void	view_build(struct view *, struct arena *, struct sv key,
 	    const struct rec *n, const struct rec *q, enum qstatus,
 	    const struct offdevice *);
-/* The same from a follow line's notification and interaction objects. */
+/* The same from the records as trees (a follower's news, arcfollow.h). */
 bool	view_from_json(struct view *, struct arena *, struct sv key,
 	    const struct jval *n, const struct jval *q,
 	    const struct offdevice *);
@@ -79,9 +79,9 @@ bool	view_from_json(struct view *, struct arena *, struct sv key,
  */
 void	view_handover(struct view *, struct arena *, const struct rec *q,
 	    const char *handover, int waiting);
-/* The same from a follow line (its "handover" and "waiting"). */
-void	view_handover_json(struct view *, struct arena *,
-	    const struct jval *line);
+/* The same with the question as a tree (NULL: none). */
+void	view_handover_tree(struct view *, struct arena *,
+	    const struct jval *q, const char *handover, int waiting);
 /*
  * Who asks, in the one order every surface gives it: the agent (its name,
  * else its id), the project, the session's short name (its last 6

@@ -38,6 +38,7 @@ start_hook() {
 # follow_synced [ARC-STATUS OPTION...]: a follower of the stream into
 # $BATS_TEST_TMPDIR/follow, its pid in $follower, once it has synced.
 follow_synced() {
+	rm -f "$BATS_TEST_TMPDIR/follow"	# an earlier one's "synced" is not its
 	"$ARC_BIN/arc-status" --follow "$@" >"$BATS_TEST_TMPDIR/follow" 3>&- &
 	follower=$!
 	eventually grep -q '"change":"synced"' "$BATS_TEST_TMPDIR/follow"

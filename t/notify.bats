@@ -262,6 +262,26 @@ press() { # LABEL
 	grep -q 'member=ActionInvoked' "$(N)/bus.log"
 }
 
+# No stage of one process prints JSON for another to read: arc-notify
+# follows the journal itself (arcfollow.h) and answers a press itself.
+@test "hook to desktop to hook in two processes: arc-notify runs no arc-status --follow and starts no arc-answer for a press" {
+	# arc's programs, first on its PATH, each leaving a word that it ran
+	mkdir "$(N)/shim"
+	for p in arc arc-status arc-answer arc-apply arc-wait; do
+		printf '#!/bin/sh\necho "$0" >>"%s"\nexec "%s" "$@"\n' \
+		    "$(N)/ran" "$(command -v "$p")" >"$(N)/shim/$p"
+		chmod +x "$(N)/shim/$p"
+	done
+	PATH="$(N)/shim:$PATH" start_notify
+	question deploy >/dev/null
+	eventually shown 1
+	press Allow
+	eventually answered_with deploy allow
+	eventually shown 0
+	# tmux's refresh is all it starts: no arc program ran
+	[ ! -e "$(N)/ran" ]
+}
+
 @test "an answer given in a terminal closes the notification" {
 	start_notify
 	question deploy >/dev/null

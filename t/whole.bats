@@ -161,6 +161,8 @@ not_asked() {
 # follow_line SETTING KEY: the line arc-status --follow --off-device sends
 # for KEY under SETTING, as a route off the device reads it.
 follow_line() {
+	# the last call's file gone first: its "synced" is not this one's
+	rm -f "$BATS_TEST_TMPDIR/follow"
 	ARC_OFF_DEVICE=$1 setsid arc-status --follow --off-device \
 	    >"$BATS_TEST_TMPDIR/follow" 2>&1 </dev/null &
 	followpid=$!

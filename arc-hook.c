@@ -541,12 +541,9 @@ narrow(void)
 static void
 wait_answers(struct call *c)
 {
-	struct buf	 record = { 0 };
 	char		 id[SETTLE_ID_MAX];
 	int64_t		 deadline = monotonic_ms() + c->timeout * 1000, left;
-	struct jparse_error e;
 	const struct jval *r;
-	char		*text;
 	size_t		 i;
 
 	for (i = 0; i < c->plan.nreq; i++) {
@@ -554,15 +551,11 @@ wait_answers(struct call *c)
 			break;
 		if ((left = deadline - monotonic_ms()) < 1000)
 			left = 1000;
-		record.len = 0;
+		/* the settled record, parsed into the answers' arena */
 		switch (settle_wait(&c->settle, NULL, c->plan.req[i].key,
-		    left + 5000, c->stop, &record, id)) {
+		    left + 5000, c->stop, &c->answers, &r, id)) {
 		case SETTLED_ANSWERED:
-			/* parsed values point into the text: the arena's */
-			text = arena_alloc(&c->answers, record.len + 1);
-			memcpy(text, record.p, record.len + 1);
-			r = json_parse(&c->answers, text, record.len, &e);
-			if (r == NULL || !c->own[i] ||
+			if (!c->own[i] ||
 			    !json_is(json_get(r, "id"), c->own_id[i]) ||
 			    !json_is(json_get(r, "digest"), c->own_digest[i]))
 				give_up(c, "cancelled", "the answer is to "
@@ -572,9 +565,8 @@ wait_answers(struct call *c)
 			c->answer[i] = r;
 			break;
 		case SETTLED_OTHER:
-			r = json_parse(&c->answers, record.p, record.len, &e);
 			give_up(c, "cancelled", "no answer; the question is now "
-			    "%s", r != NULL && json_get(r, "status") != NULL ?
+			    "%s", json_get(r, "status") != NULL ?
 			    hook_line(&c->answers, json_get(r, "status")) :
 			    "gone");
 			break;
@@ -595,7 +587,6 @@ wait_answers(struct call *c)
 			break;
 		}
 	}
-	buf_free(&record);
 	if (stopped)
 		give_up(c, "cancelled", "stopped by a signal; the question is "
 		    "withdrawn");

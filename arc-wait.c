@@ -46,6 +46,9 @@ wait_for(const char *journal, const char *key, int64_t timeout,
     bool receipt)
 {
 	struct buf	 shown = { 0 }, record = { 0 };
+	struct arena	 arena = { 0 };
+	const struct jval *tree;
+	struct rec	 q;
 	struct settle	 settle = { .open = false };
 	struct stat	 sb;
 	char		 id[SETTLE_ID_MAX];
@@ -60,11 +63,16 @@ wait_for(const char *journal, const char *key, int64_t timeout,
 	if (fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) ||
 	    S_ISSOCK(sb.st_mode)))
 		reader = STDOUT_FILENO;
-	s = settle_wait(&settle, journal, key, timeout, reader, &record, id);
+	s = settle_wait(&settle, journal, key, timeout, reader, &arena, &tree,
+	    id);
 
 	switch (s) {
 	case SETTLED_ANSWERED:
 	case SETTLED_OTHER:
+		/* printed in its full form: every member, nulls too */
+		if (!rec_from_jval(tree, true, &q))
+			errx(EXIT_SYSTEM, "the journal has a damaged record");
+		rec_write(&record, &q, true, true);
 		buf_putc(&record, '\n');
 		write_stdout(&record);
 		flush_stdout();
@@ -96,6 +104,7 @@ wait_for(const char *journal, const char *key, int64_t timeout,
 	settle_done(&settle);
 	buf_free(&shown);
 	buf_free(&record);
+	arena_free(&arena);
 	return status;
 }
 

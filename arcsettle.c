@@ -53,11 +53,19 @@ mark_expired(struct journal *j, struct arena *a, const char *key,
 	return m;
 }
 
+/* The stored record as a tree in the caller's arena. */
 static void
-keep_record(struct buf *record, struct arena *a, const char *text)
+keep_record(const struct jval **record, struct arena *into,
+    const char *text)
 {
-	record->len = 0;
-	record_write_full(record, a, text, true);
+	struct jparse_error	 e;
+	size_t			 len = strlen(text);
+	char			*copy = arena_alloc(into, len + 1);
+
+	memcpy(copy, text, len + 1);
+	if ((*record = json_parse(into, copy, len, &e)) == NULL)
+		errx(EXIT_SYSTEM, "the journal has a damaged record (its text "
+		    "does not parse)");
 }
 
 /* Whether stop's reader went away (a signal closed it). */
@@ -132,7 +140,8 @@ settle_done(struct settle *s)
 
 enum settled
 settle_wait(struct settle *s, const char *journal, const char *key,
-    int64_t timeout, int stop, struct buf *record, char id[SETTLE_ID_MAX])
+    int64_t timeout, int stop, struct arena *into,
+    const struct jval **record, char id[SETTLE_ID_MAX])
 {
 	struct waiter	 mark = { 0 };
 	struct journal	*jp = &s->j;
@@ -149,6 +158,7 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 			 done = false;
 
 	id[0] = '\0';
+	*record = NULL;
 	if (timeout >= 0)
 		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
 		    INT64_MAX / 2;
@@ -201,7 +211,7 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 					looked_again = true;
 					continue;
 				}
-				keep_record(record, &arena, qn.text);
+				keep_record(record, into, qn.text);
 				status = SETTLED_OTHER;
 				done = true;
 				break;
@@ -209,7 +219,7 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 			break;
 		}
 		if (!sv_is(qn.q.f[I_STATUS], "pending")) {
-			keep_record(record, &arena, qn.text);
+			keep_record(record, into, qn.text);
 			if (watched)	/* it waited: the answer is its own */
 				keep_id(id, &qn);
 			status = sv_is(qn.q.f[I_STATUS], "answered") ?

@@ -39,15 +39,16 @@ enum settled {
  * Blocks until the current question under key is settled or timeout ms
  * pass (-1: never).  stop: the write end of a pipe whose read end, once
  * closed (by a signal handler), ends the wait; -1: none.  *record gets
- * the interaction record as arc-wait prints it, without a newline, and
- * id the question's id when this call waited for it to be settled (its
- * answer is this waiter's to hand over), else "".
+ * the settled interaction record as a tree, parsed into the arena
+ * "into" (the record as stored: no member that is null), and id the
+ * question's id when this call waited for it to be settled (its answer
+ * is this waiter's to hand over), else "".
  * While it waits, it holds the key's waiter mark (arcwaiter.h).
  */
 enum settled	settle_wait(struct settle *, const char *journal_option,
 		    const char *key,
-		    int64_t timeout, int stop, struct buf *record,
-		    char id[SETTLE_ID_MAX]);
+		    int64_t timeout, int stop, struct arena *into,
+		    const struct jval **record, char id[SETTLE_ID_MAX]);
 /*
  * The receipt: the answer to question id under key was handed over to
  * by (NULL: the question's sender, by name) at this instant; or, taken

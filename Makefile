@@ -17,7 +17,9 @@ NOTIFY_OBJS = arc-notify.o arcnotifyconf.o arcntfy.o
 NOTIFY_LIBS = -lsystemd -lcurl
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
-	   archost-gemini.o archost-copilot.o arcacpmsg.o arcacpscan.o arcpick.o arcshow.o arcview.o \
+	   archost-gemini.o archost-copilot.o arcacpmsg.o arcacpscan.o \
+	   arcacpproxy.o arcacpout.o arcacpjournal.o arcacpask.o arcacprace.o \
+	   arcacpstream.o arcpick.o arcshow.o arcview.o \
 	   arcfollow.o arcsettle.o arcmirror.o arcfilter.o arcusage.o arcvia.o arcwords.o arcbind.o arctmux.o \
 	   arcdelivery.o \
 	   arcjournal.o arcarchive.o arcrules.o arclog.o arccheckpoint.o arcoffdevice.o arcspawn.o \
@@ -29,7 +31,8 @@ HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h archost-copilot.h \
-	   arcacpmsg.h arcacpscan.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
+	   arcacpmsg.h arcacpscan.h arcacpproxy.h arcacpout.h arcacpjournal.h \
+	   arcacpask.h arcacprace.h arcacpstream.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
 	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h arcntfy.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \

@@ -16,7 +16,7 @@ COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-ac
 NOTIFY_OBJS = arc-notify.o arcnotifyconf.o arcntfy.o
 NOTIFY_LIBS = -lsystemd -lcurl
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
-	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archost-claude.o \
+	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archooksettings.o archost-claude.o \
 	   archost-gemini.o archost-copilot.o arcacpmsg.o arcacpscan.o \
 	   arcacpproxy.o arcacpout.o arcacpjournal.o arcacpask.o arcacprace.o \
 	   arcacpstream.o arcpick.o arcshow.o arcview.o \
@@ -30,7 +30,7 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
-	   arcmirror.h arcsettle.h archook.h archost-claude.h archost-gemini.h archost-copilot.h \
+	   arcmirror.h arcsettle.h archook.h archooksettings.h archost-claude.h archost-gemini.h archost-copilot.h \
 	   arcacpmsg.h arcacpscan.h arcacpproxy.h arcacpout.h arcacpjournal.h \
 	   arcacpask.h arcacprace.h arcacpstream.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
 	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h arcntfy.h

@@ -37,6 +37,7 @@
 #include "archost-claude.h"
 #include "archost-gemini.h"
 #include "archost-copilot.h"
+#include "archooksettings.h"
 
 #define TIMEOUT_DEFAULT	300	/* seconds (ARC_HOOK_TIMEOUT) */
 
@@ -69,127 +70,6 @@ static const struct host hosts[] = {
 	{ "copilot", "copilot-cli", "Copilot CLI", copilot_plan_env,
 	    copilot_reply, true },
 };
-
-/* ---- settings: what a host's configuration holds ---- */
-
-static const struct setting {
-	const char	*host, *event, *matcher;
-	int		 timeout;	/* the host's unit */
-	bool		 asks;		/* waits for a person */
-} settings[] = {
-	{ "claude-code", "PermissionRequest", NULL, 330, true },
-	{ "claude-code", "Elicitation", NULL, 330, true },
-	{ "claude-code", "SessionEnd", NULL, 5, false },
-	{ "claude-code", "Notification", NULL, 5, false },
-	{ "claude-code", "Stop", NULL, 5, false },
-	{ "claude-code", "UserPromptSubmit", NULL, 5, false },
-	{ "claude-code", "PostToolUse", NULL, 5, false },
-	{ "claude-code", "PostToolUseFailure", NULL, 5, false },
-	{ "claude-code", "PermissionDenied", NULL, 5, false },
-	{ "claude-code", "ElicitationResult", NULL, 5, false },
-	{ "codex", "PermissionRequest", NULL, 330, true },
-	{ "codex", "Stop", NULL, 5, false },
-	{ "codex", "UserPromptSubmit", NULL, 5, false },
-	{ "codex", "SessionEnd", NULL, 3, false },
-	{ "codex", "Interrupt", NULL, 3, false },
-	{ "gemini", "Notification", "ToolPermission", 5000, false },
-	{ "gemini", "AfterAgent", NULL, 5000, false },
-	{ "gemini", "BeforeAgent", NULL, 5000, false },
-	{ "gemini", "SessionEnd", NULL, 5000, false },
-	/* Copilot's default is 30 s, too short for a person */
-	{ "copilot", "permissionRequest", NULL, 330, true },
-	{ "copilot", "notification", NULL, 5, false },
-	{ "copilot", "agentStop", NULL, 5, false },
-	{ "copilot", "userPromptSubmitted", NULL, 5, false },
-	{ "copilot", "sessionEnd", NULL, 5, false },
-};
-
-/*
- * A word as sh reads it back: as it is when it holds only characters that
- * mean nothing to sh, else in single quotes (each ' as '\''), since the
- * host runs the command with sh -c.
- */
-static void
-sh_word(struct buf *b, const char *s)
-{
-	if (*s != '\0' && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn"
-	    "opqrstuvwxyz0123456789/._-+,:@%=") == strlen(s)) {
-		buf_puts(b, s);
-		return;
-	}
-	buf_putc(b, '\'');
-	for (; *s != '\0'; s++)
-		if (*s == '\'')
-			buf_puts(b, "'\\''");
-		else
-			buf_putc(b, *s);
-	buf_putc(b, '\'');
-}
-
-static void
-print_settings(const char *host, const char *bindir, bool toml)
-{
-	struct buf	 b = { 0 }, cmd = { 0 }, path = { 0 };
-	size_t		 i, n = 0, k = 0;
-
-	buf_printf(&path, "%s/arc-hook", bindir);
-	sh_word(&cmd, path.p);
-	buf_printf(&cmd, " %s", host);
-	buf_free(&path);
-	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
-		n += strcmp(settings[i].host, host) == 0;
-	if (strcmp(host, "copilot") == 0)
-		/* a hooks file of its own: ~/.copilot/hooks/arc.json */
-		buf_puts(&b, "{\n  \"version\": 1,\n  \"hooks\": {\n");
-	else if (!toml)
-		buf_puts(&b, "{\n  \"hooks\": {\n");
-	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++) {
-		const struct setting *s = &settings[i];
-		if (strcmp(s->host, host) != 0)
-			continue;
-		k++;
-		if (toml) {
-			buf_printf(&b, "%s[[hooks.%s]]\n", k > 1 ? "\n" : "",
-			    s->event);
-			if (s->matcher != NULL)
-				buf_printf(&b, "matcher = \"%s\"\n", s->matcher);
-			buf_printf(&b, "[[hooks.%s.hooks]]\ntype = \"command\"\n"
-			    "command = ", s->event);
-			buf_json_str(&b, cmd.p, cmd.len);
-			buf_printf(&b, "\ntimeout = %d\n", s->timeout);
-			if (s->asks)
-				buf_puts(&b, "statusMessage = \"Asking you "
-				    "through arc\"\n");
-			continue;
-		}
-		if (strcmp(host, "copilot") == 0) {
-			buf_printf(&b, "    \"%s\": [{ \"type\": \"command\", "
-			    "\"bash\": ", s->event);
-			buf_json_str(&b, cmd.p, cmd.len);
-			buf_printf(&b, ",\n      \"env\": { \"ARC_HOOK_EVENT\": "
-			    "\"%s\" }, \"timeoutSec\": %d }]%s\n", s->event,
-			    s->timeout, k < n ? "," : "");
-			continue;
-		}
-		buf_printf(&b, "    \"%s\": [{ ", s->event);
-		if (s->matcher != NULL)
-			buf_printf(&b, "\"matcher\": \"%s\", ", s->matcher);
-		buf_puts(&b, "\"hooks\": [{ \"type\": \"command\",\n"
-		    "      \"command\": ");
-		buf_json_str(&b, cmd.p, cmd.len);
-		buf_printf(&b, ",\n      \"timeout\": %d", s->timeout);
-		if (s->asks)
-			buf_puts(&b, ", \"statusMessage\": \"Asking you through "
-			    "arc\"");
-		buf_printf(&b, " }] }]%s\n", k < n ? "," : "");
-	}
-	if (!toml)
-		buf_puts(&b, "  }\n}\n");
-	write_stdout(&b);
-	flush_stdout();
-	buf_free(&b);
-	buf_free(&cmd);
-}
 
 /* ---- one call ---- */
 
@@ -751,6 +631,8 @@ done:
 static const char usage[] =
 "usage: arc-hook host\n"
 "       arc-hook --settings host [--prefix dir] [--toml]\n"
+"       arc-hook --install host [--prefix dir] [--file path]\n"
+"       arc-hook --uninstall host [--file path]\n"
 "\n"
 "Runs as the host's hook: its JSON payload on standard input becomes ARC\n"
 "requests; for a question, the person's decision is printed in the host's\n"
@@ -758,8 +640,14 @@ static const char usage[] =
 "claude-code, codex, gemini, copilot.\n"
 "\n"
 "  --settings host       print the hooks for the host's settings file\n"
-"  --prefix dir          with --settings: arc-hook is in dir/bin\n"
+"  --install host        merge them into the host's settings file, keeping\n"
+"                        every other hook; the file as it was in\n"
+"                        FILE.arc-backup\n"
+"  --uninstall host      take arc's hooks out of it again\n"
+"  --prefix dir          arc-hook is in dir/bin\n"
 "                        (default: the folder this arc-hook is in)\n"
+"  --file path           with --install or --uninstall: this settings file\n"
+"                        (default: the host's own, in your home)\n"
 "  --toml                with --settings codex: as config.toml tables\n"
 "  -h, --help            this text\n"
 "  -V, --version         the version\n";
@@ -800,25 +688,37 @@ own_folder(struct buf *dir)
 int
 hook_main(int argc, char **argv)
 {
-	enum { O_SETTINGS = 256, O_PREFIX, O_TOML };
+	enum { O_SETTINGS = 256, O_PREFIX, O_TOML, O_INSTALL, O_UNINSTALL,
+	    O_FILE };
 	static const struct option longopts[] = {
 		{ "settings", required_argument, NULL, O_SETTINGS },
+		{ "install", required_argument, NULL, O_INSTALL },
+		{ "uninstall", required_argument, NULL, O_UNINSTALL },
 		{ "prefix", required_argument, NULL, O_PREFIX },
+		{ "file", required_argument, NULL, O_FILE },
 		{ "toml", no_argument, NULL, O_TOML },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*settings_of = NULL, *prefix = NULL;
-	struct buf	 bindir = { 0 }, shown = { 0 };
+	const char	*host = NULL, *prefix = NULL, *file = NULL;
+	struct buf	 bindir = { 0 }, shown = { 0 }, text = { 0 };
+	char		*path;
 	size_t		 i;
-	int		 ch, status;
+	int		 ch, status, verb = 0, verbs = 0;
 	bool		 toml = false;
 
 	while ((ch = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
 		switch (ch) {
-		case O_SETTINGS: settings_of = optarg; break;
+		case O_SETTINGS:
+		case O_INSTALL:
+		case O_UNINSTALL:
+			host = optarg;
+			verb = ch;
+			verbs++;
+			break;
 		case O_PREFIX: prefix = optarg; break;
+		case O_FILE: file = optarg; break;
 		case O_TOML: toml = true; break;
 		default:
 			if (common_option(ch, usage, &status))
@@ -826,9 +726,10 @@ hook_main(int argc, char **argv)
 			break;
 		}
 	}
-	if (settings_of == NULL) {
+	if (verbs == 0) {
 		/* a hook: whatever happens, exit 0 (2 would deny) */
-		if (atexit(exit_zero) != 0 || argc - optind != 1) {
+		if (atexit(exit_zero) != 0 || argc - optind != 1 ||
+		    prefix != NULL || file != NULL || toml) {
 			usage_print(stderr, usage, false);
 			return 0;
 		}
@@ -840,26 +741,58 @@ hook_main(int argc, char **argv)
 		buf_free(&shown);
 		return 0;
 	}
+	if (verbs > 1)
+		return usage_error(usage, "one of --settings, --install and "
+		    "--uninstall");
 	if (optind != argc)
-		return usage_error(usage, "--settings takes no operand");
+		return usage_error(usage, "--settings, --install and "
+		    "--uninstall take no operand");
 	for (i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++)
-		if (strcmp(settings_of, hosts[i].name) == 0)
+		if (strcmp(host, hosts[i].name) == 0)
 			break;
 	if (i == sizeof(hosts) / sizeof(hosts[0]))
-		return usage_error(usage, "--settings %s: no such host",
-		    safe(&shown, settings_of));
-	if (toml && strcmp(settings_of, "codex") != 0)
-		return usage_error(usage, "--toml: Codex's config.toml only");
+		return usage_error(usage, "%s: no such host (claude-code, "
+		    "codex, gemini or copilot)", safe(&shown, host));
+	if (toml && (verb != O_SETTINGS || strcmp(host, "codex") != 0))
+		return usage_error(usage, "--toml: with --settings codex only "
+		    "(Codex's config.toml)");
+	if (file != NULL && verb == O_SETTINGS)
+		return usage_error(usage, "--file: with --install or "
+		    "--uninstall");
+	if (prefix != NULL && verb == O_UNINSTALL)
+		return usage_error(usage, "--prefix: --uninstall takes out "
+		    "arc's hooks wherever they run it from");
 	if (prefix != NULL) {
 		if (hook_has_control(prefix))
 			return usage_error(usage, "--prefix: a folder with a "
 			    "control character in its name cannot be written "
 			    "into a hook's command");
 		buf_printf(&bindir, "%s/bin", prefix);
-	}
-	else if (!own_folder(&bindir))
+	} else if (!own_folder(&bindir))
 		return EXIT_SYSTEM;
-	print_settings(settings_of, bindir.p, toml);
+	if (verb == O_SETTINGS) {
+		settings_text(&text, host, bindir.p, toml);
+		write_stdout(&text);
+		flush_stdout();
+		buf_free(&text);
+		buf_free(&bindir);
+		return 0;
+	}
+	if ((path = file != NULL ? strdup(file) : settings_path(host)) ==
+	    NULL) {
+		buf_free(&bindir);
+		if (file != NULL)
+			err(EXIT_SYSTEM, "strdup");
+		warnx("HOME is not set to a folder; give --file");
+		return EXIT_USAGE;
+	}
+	status = settings_install(host, bindir.p, path, verb == O_UNINSTALL);
+	if (status == 0 && verb == O_INSTALL && strcmp(host, "codex") == 0)
+		printf("Codex asks you to review and trust new hooks when it "
+		    "starts: arc does not do that for you.\n");
+	if (fflush(stdout) == EOF && status == 0)
+		status = EXIT_SYSTEM;
+	free(path);
 	buf_free(&bindir);
-	return 0;
+	return status;
 }

@@ -16,7 +16,7 @@ _arc_options() {
 	arc-emit) echo "--type=word --key=key --kind=word --title=text --message=text --priority=word --choice=choice --text-max=count --response-kind=word --expires-in=duration --expires-at=rfc3339 --outcome=word --event-id=id --sender-id=id --sender-name=text --sender-version=text --instance-id=id --session-id=id --correlation-id=id --project=text --cwd=file --pid=count --turn-id=id --native-request-id=id --notification-type=word --tmux-pane=text --tmux-socket=file --notice -h --help -V --version" ;;
 	arc-acp) echo "-j=file --journal=file -t=duration --timeout=duration -h --help -V --version" ;;
 	arc-notify) echo "-j=file -f=file -n --ntfy-setup -h --help -V --version" ;;
-	arc-hook) echo "--settings=word --prefix=file --toml -h --help -V --version" ;;
+	arc-hook) echo "--settings=word --install=word --uninstall=word --prefix=file --file=file --toml -h --help -V --version" ;;
 	esac
 }
 
@@ -28,7 +28,7 @@ _arc_words() {
 	arc-emit:--priority) echo low normal high critical ;;
 	arc-emit:--response-kind) echo permission single_choice text ;;
 	arc-emit:--outcome) echo answered expired cancelled superseded not_needed ;;
-	arc-hook:--settings) echo claude-code codex gemini copilot ;;
+	arc-hook:--settings | arc-hook:--install | arc-hook:--uninstall) echo claude-code codex gemini copilot ;;
 	esac
 }
 

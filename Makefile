@@ -10,13 +10,13 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd -lzstd -lm
 
-COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web
+COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web arc-doctor
 # arc-notify is a binary of its own: it alone links libsystemd (sd-bus)
 # and libcurl (ntfy: HTTPS and a streamed answer topic).
 NOTIFY_OBJS = arc-notify.o arcnotifyconf.o arcntfy.o
 NOTIFY_LIBS = -lsystemd -lcurl
 OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
-	   arc-status.o arc-emit.o arc-acp.o arc-hook.o archook.o archooksettings.o archost-claude.o \
+	   arc-status.o arc-emit.o arc-acp.o arc-hook.o arc-doctor.o archook.o archooksettings.o archost-claude.o \
 	   archost-gemini.o archost-copilot.o arcacpmsg.o arcacpscan.o \
 	   arcacpproxy.o arcacpout.o arcacpjournal.o arcacpask.o arcacprace.o \
 	   arcacpstream.o arcpick.o arcshow.o arcview.o \
@@ -37,7 +37,7 @@ HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \
-	   man/arc-acp.1 man/arc-notify.1 man/arc-hook.1
+	   man/arc-acp.1 man/arc-notify.1 man/arc-hook.1 man/arc-doctor.1
 MAN5	 = man/arc-journal.5 man/arc-notify.conf.5
 MAN7	 = man/arc.7 man/arc-hooks.7
 MAN8	 = man/arc-web.8

@@ -220,23 +220,40 @@ assignment(const char *w)
 	    !(*w >= '0' && *w <= '9');
 }
 
-/* Whether a hook runs arc-hook for host (or the examples' wrapper). */
+/*
+ * Whether a hook runs arc-hook for host (or the examples' wrapper); with
+ * program and journal, the program it runs and the ARC_JOURNAL it sets
+ * ("" none).
+ */
 static bool
-ours(const struct jval *h, const char *host)
+ours_running(const struct jval *h, const char *host, struct buf *program,
+    struct buf *journal)
 {
 	const struct jval	*c = json_get(h, flat(host) ? "bash" : "command");
 	struct buf		 w = { 0 };
 	const char		*s, *end, *base;
 	bool			 yes = false;
 
+	if (journal != NULL)
+		buf_puts(journal, "");
 	if (h == NULL || h->type != J_OBJECT || c == NULL ||
 	    c->type != J_STRING)
 		return false;
 	s = c->s;
 	end = c->s + c->len;
-	do
+	for (;;) {
 		s = next_word(s, end, &w);
-	while (w.len > 0 && assignment(w.p));
+		if (w.len == 0 || !assignment(w.p))
+			break;
+		if (journal != NULL && strncmp(w.p, "ARC_JOURNAL=", 12) == 0) {
+			journal->len = 0;
+			buf_puts(journal, w.p + 12);
+		}
+	}
+	if (program != NULL) {
+		program->len = 0;
+		buf_puts(program, w.p);
+	}
 	base = strrchr(w.p, '/') != NULL ? strrchr(w.p, '/') + 1 : w.p;
 	if (strcmp(base, "arc-hook") == 0) {
 		(void)next_word(s, end, &w);
@@ -246,6 +263,12 @@ ours(const struct jval *h, const char *host)
 		yes = true;
 	buf_free(&w);
 	return yes;
+}
+
+static bool
+ours(const struct jval *h, const char *host)
+{
+	return ours_running(h, host, NULL, NULL);
 }
 
 /* ---- writing the file back ---- */
@@ -696,4 +719,68 @@ done:
 	buf_free(&backup);
 	arena_free(&a);
 	return status;
+}
+
+/* Adds a line to a list of distinct lines. */
+static void
+add_distinct(struct buf *list, const struct buf *line)
+{
+	const char	*p = list->p, *nl;
+
+	for (; p != NULL && p < list->p + list->len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(list->p + list->len - p));
+		if ((size_t)(nl - p) == line->len &&
+		    memcmp(p, line->p, line->len) == 0)
+			return;
+	}
+	buf_put(list, line->p, line->len);
+	buf_putc(list, '\n');
+}
+
+int
+settings_look(const char *host, const char *path, size_t *count,
+    struct buf *programs, struct buf *journals)
+{
+	struct arena		 a = { 0 };
+	struct jparse_error	 e;
+	struct buf		 program = { 0 }, journal = { 0 };
+	const struct jval	*root, *hooks, *list, *item, *inner;
+	char			*text;
+	size_t			 len, i, k, g;
+	int			 r = -1;
+
+	*count = 0;
+	if (!read_settings(path, &text, &len))
+		return -1;
+	if (text == NULL)
+		return 0;
+	if ((root = json_parse(&a, text, len, &e)) == NULL ||
+	    !fit(path, root, &hooks))
+		goto done;
+	for (i = 0; hooks != NULL && i < hooks->n; i++) {
+		list = hooks->members[i].value;
+		for (k = 0; k < list->n; k++) {
+			item = list->items[k];
+			inner = flat(host) ? NULL : json_get(item, "hooks");
+			for (g = 0; g < (inner != NULL && inner->type ==
+			    J_ARRAY ? inner->n : flat(host) ? 1 : 0); g++) {
+				if (!ours_running(inner != NULL ?
+				    inner->items[g] : item, host, &program,
+				    &journal))
+					continue;
+				(*count)++;
+				add_distinct(programs, &program);
+				add_distinct(journals, &journal);
+			}
+		}
+	}
+	r = 1;
+done:
+	if (r == -1 && root == NULL)
+		warnx("%s: not JSON as arc reads it", path);
+	free(text);
+	buf_free(&program);
+	buf_free(&journal);
+	arena_free(&a);
+	return r;
 }

@@ -127,7 +127,20 @@ journal_default_path(const char *option)
 		path = strdup(option);
 	else if ((env = getenv("ARC_JOURNAL")) != NULL && *env != '\0')
 		path = strdup(env);
-	else if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/') {
+	else
+		return journal_usual_path();
+	if (path == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	return path;
+}
+
+char *
+journal_usual_path(void)
+{
+	const char	*env;
+	char		*path;
+
+	if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/') {
 		if (asprintf(&path, "%s/arc/journal", env) == -1)
 			path = NULL;
 	} else if ((env = getenv("HOME")) != NULL && *env != '\0') {

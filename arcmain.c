@@ -1,6 +1,6 @@
 /*
  * One program, named by argv[0]: arc-validate, arc-apply, arc-status,
- * arc-wait, arc-answer, arc-emit, arc-acp, arc-hook, arc-web.  Kept apart so that the fuzz targets
+ * arc-wait, arc-answer, arc-emit, arc-acp, arc-hook, arc-web, arc-doctor.  Kept apart so that the fuzz targets
  * can link the front ends without it.  Named arc, it is the front
  * command, as git and tmux have one: "arc status" runs arc-status, from
  * the folder arc itself is in when it is there, else from PATH.
@@ -32,6 +32,7 @@ int	emit_main(int, char **);
 int	acp_main(int, char **);	/* arc-acp.c */
 int	web_main(int, char **);	/* arc-web.c: CGI, in $(PREFIX)/lib/arc */
 int	hook_main(int, char **);	/* arc-hook.c: agents' hooks */
+int	doctor_main(int, char **);	/* arc-doctor.c: is it set up? */
 
 /*
  * narrow: the program never gains privileges again (no_new_privs, as
@@ -52,6 +53,7 @@ static const struct command {
 	{ "arc-acp", acp_main, false },
 	{ "arc-web", web_main, true },
 	{ "arc-hook", hook_main, true },
+	{ "arc-doctor", doctor_main, true },
 };
 
 static const char front_usage[] =
@@ -68,6 +70,7 @@ static const char front_usage[] =
 "  acp       between an editor and an ACP agent\n"
 "  notify    the desktop, tmux, a command, a phone\n"
 "  mqtt      the MQTT bridge\n"
+"  doctor    is arc set up to reach you? a line for each piece\n"
 "  help      this list; help COMMAND: that command's\n"
 "\n"
 "  arc COMMAND runs arc-COMMAND (its page: man arc-COMMAND).\n"
@@ -75,7 +78,7 @@ static const char front_usage[] =
 "  -V, --version  the version\n";
 
 static const char *const fronts[] = { "status", "answer", "wait", "emit",
-    "apply", "validate", "hook", "acp", "notify", "mqtt" };
+    "apply", "validate", "hook", "acp", "notify", "mqtt", "doctor" };
 
 /* Runs arc-NAME with the arguments, from arc's own folder or PATH. */
 static int

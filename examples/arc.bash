@@ -16,6 +16,7 @@ _arc_options() {
 	arc-emit) echo "--type=word --key=key --kind=word --title=text --message=text --priority=word --choice=choice --text-max=count --response-kind=word --expires-in=duration --expires-at=rfc3339 --outcome=word --event-id=id --sender-id=id --sender-name=text --sender-version=text --instance-id=id --session-id=id --correlation-id=id --project=text --cwd=file --pid=count --turn-id=id --native-request-id=id --notification-type=word --tmux-pane=text --tmux-socket=file --notice -h --help -V --version" ;;
 	arc-acp) echo "-j=file --journal=file -t=duration --timeout=duration -h --help -V --version" ;;
 	arc-notify) echo "-j=file -f=file -n --ntfy-setup -h --help -V --version" ;;
+	arc-doctor) echo "-j=file --journal=file --web-user=word --ask -h --help -V --version" ;;
 	arc-hook) echo "--settings=word --install=word --uninstall=word --prefix=file --file=file --toml -h --help -V --version" ;;
 	esac
 }
@@ -29,6 +30,7 @@ _arc_words() {
 	arc-emit:--response-kind) echo permission single_choice text ;;
 	arc-emit:--outcome) echo answered expired cancelled superseded not_needed ;;
 	arc-hook:--settings | arc-hook:--install | arc-hook:--uninstall) echo claude-code codex gemini copilot ;;
+	arc-doctor:--web-user) compgen -u ;;
 	esac
 }
 
@@ -105,11 +107,11 @@ _arc_candidates() {
 	cmd=${words[0]##*/}
 	if [ "$cmd" = arc ]; then
 		if [ ${#words[@]} -eq 2 ]; then
-			mapfile -t COMPREPLY < <(compgen -W "status answer wait emit apply validate hook acp notify mqtt help" -- "${words[1]}")
+			mapfile -t COMPREPLY < <(compgen -W "status answer wait emit apply validate hook acp notify mqtt doctor help" -- "${words[1]}")
 			return
 		fi
 		[ "${words[1]}" = help ] && {
-			mapfile -t COMPREPLY < <(compgen -W "status answer wait emit apply validate hook acp notify mqtt" -- "${words[2]}")
+			mapfile -t COMPREPLY < <(compgen -W "status answer wait emit apply validate hook acp notify mqtt doctor" -- "${words[2]}")
 			return
 		}
 		cmd=arc-${words[1]}
@@ -169,4 +171,4 @@ _arc_candidates() {
 	esac
 }
 complete -F _arc_complete arc arc-validate arc-apply arc-answer arc-wait \
-    arc-status arc-emit arc-acp arc-notify arc-hook
+    arc-status arc-emit arc-acp arc-notify arc-hook arc-doctor

@@ -51,6 +51,8 @@ EXCLUDED=(
 	'the MQTT bridge against a broker with TLS certificates in /etc/mosquitto: t/mqtt.bats runs both sides on brokers of its own'
 	'^location = /arc|^server "arc.example.org"|^htpasswd '
 	'nginx, OpenBSD httpd and apache2-utils are in no target: t/web.bats runs lighttpd with a password file it writes'
+	'^arc-hook --install claude-code +#'
+	"the person's own machine (its tmux, its arc-notify): t/install.bats and t/doctor.bats run these"
 	'^arc-acp -- qwen'
 	'an ACP agent on stdio, which an editor talks to: t/clients/qwen-acp-e2e runs Qwen Code under arc-acp'
 )

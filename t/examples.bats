@@ -254,7 +254,10 @@ lighttpd_check() {	# FILE DIR: pasted into Debian's own lighttpd.conf, as a pers
 	: >"$d/arc.htpasswd"
 	sed "s|/etc/lighttpd/|$d/|g" "$f" >"$d/block.conf"
 	# the stock file, its conf-enabled/ being this block alone
-	sed "s|^include \"/etc/lighttpd/conf-enabled/\*.conf\"|include \"$d/block.conf\"|" \
+	# (and its upload folder, www-data's, one of ours: the check is run
+	# as the person running the suite, not as the server's root)
+	sed -e "s|^include \"/etc/lighttpd/conf-enabled/\*.conf\"|include \"$d/block.conf\"|" \
+	    -e "s|\"/var/cache/lighttpd/uploads\"|\"$d\"|" \
 	    /etc/lighttpd/lighttpd.conf >"$d/lighttpd.conf"
 	grep -qF "include \"$d/block.conf\"" "$d/lighttpd.conf" || return 1
 	local PATH="$PATH:/usr/sbin:/sbin"	# where Debian puts lighttpd

@@ -4,6 +4,9 @@
 if [ -n "${BATS_TEST_DIRNAME:-}" ]; then
 	bats_require_minimum_version 1.5.0
 	export PATH="${ARC_WRAP_BIN:+$ARC_WRAP_BIN:}$ARC_BIN:$PATH"
+	# Debian puts the servers the tests run (lighttpd, mosquitto) in
+	# /usr/sbin, which is on no ordinary user's PATH
+	case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH=$PATH:/usr/sbin:/sbin ;; esac
 	FIXTURES="$BATS_TEST_DIRNAME/fixtures"
 fi
 

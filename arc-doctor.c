@@ -166,7 +166,7 @@ look_hooks(const char *journal)
 	static const char *const hosts[] = { "claude-code", "codex", "gemini",
 	    "copilot" };
 	struct buf	 programs = { 0 }, journals = { 0 };
-	char		*path, *line, *nl, *named;
+	char		*path, *line, *named;
 	size_t		 i, count;
 	int		 r;
 
@@ -188,9 +188,8 @@ look_hooks(const char *journal)
 			say("--", hosts[i], "%s: no hook of arc's (arc-hook "
 			    "--install %s)", path, hosts[i]);
 		for (line = programs.p; r > 0 && count > 0 && line != NULL &&
-		    line < programs.p + programs.len; line = nl + 1) {
-			nl = strchr(line, '\n');
-			*nl = '\0';
+		    line < programs.p + programs.len;
+		    line += strlen(line) + 1) {
 			if (!runnable(line))
 				say("FAIL", hosts[i], "%s runs %s, which is not "
 				    "there: the agent asks in its own dialog "
@@ -201,9 +200,8 @@ look_hooks(const char *journal)
 				    path, count, line);
 		}
 		for (line = journals.p; r > 0 && count > 0 && line != NULL &&
-		    line < journals.p + journals.len; line = nl + 1) {
-			nl = strchr(line, '\n');
-			*nl = '\0';
+		    line < journals.p + journals.len;
+		    line += strlen(line) + 1) {
 			if (*line == '\0')
 				continue;	/* the agent's own ARC_JOURNAL */
 			named = journal_named(line);

@@ -611,7 +611,15 @@ follow_news(struct follower *f, const struct follow_change *ch,
 	if ((i = tree_of(f, a, c, true)) != NULL && eff == Q_EXPIRED)
 		tree_expired(a, i);
 	nw->i = i;
-	nw->handover = c->handover;
+	/* a hand-over record of this question's, not an earlier one's */
+	if (i != NULL && c->handover != NULL) {
+		struct handover h;
+
+		rules_handover_of(a, c->handover, sv_json(json_get(i, "id")),
+		    &h);
+		if (h.what != NULL)
+			nw->handover = c->handover;
+	}
 	if (i != NULL && c->active && eff == Q_PENDING)
 		nw->waiting = waiting_of(&f->waiters, sv_str(c->key)) ==
 		    WAITING_SOMEONE;

@@ -234,8 +234,10 @@ ours_running(const struct jval *h, const char *host, struct buf *program,
 	const char		*s, *end, *base;
 	bool			 yes = false;
 
-	if (journal != NULL)
+	if (journal != NULL) {
+		journal->len = 0;
 		buf_puts(journal, "");
+	}
 	if (h == NULL || h->type != J_OBJECT || c == NULL ||
 	    c->type != J_STRING)
 		return false;
@@ -477,7 +479,7 @@ hooks_object(struct buf *b, struct merge *mg, const struct jval *hooks,
 
 /* The file's text, NUL-terminated; *text NULL when there is none. */
 static bool
-read_settings(const char *path, char **text, size_t *len)
+read_settings(const char *path, char **text, size_t *len, struct stat *was)
 {
 	struct stat	 sb;
 	ssize_t		 r;
@@ -485,7 +487,9 @@ read_settings(const char *path, char **text, size_t *len)
 
 	*text = NULL;
 	*len = 0;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	memset(was, 0, sizeof(*was));
+	/* non-blocking: a FIFO in its place is refused, not waited on */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		if (errno == ENOENT)
 			return true;
 		warn("%s", path);
@@ -513,7 +517,22 @@ read_settings(const char *path, char **text, size_t *len)
 	}
 	(*text)[*len] = '\0';
 	(void)close(fd);
+	*was = sb;
 	return true;
+}
+
+/* Whether the file is still the one read (no other writer came since). */
+static bool
+unchanged(const char *path, const struct stat *was)
+{
+	struct stat sb;
+
+	if (stat(path, &sb) == -1)
+		return was->st_ino == 0 && errno == ENOENT;
+	return was->st_ino == sb.st_ino && was->st_dev == sb.st_dev &&
+	    was->st_size == sb.st_size &&
+	    was->st_mtim.tv_sec == sb.st_mtim.tv_sec &&
+	    was->st_mtim.tv_nsec == sb.st_mtim.tv_nsec;
 }
 
 /* Line and column of a byte offset, for a person's editor. */
@@ -531,13 +550,77 @@ where(const char *text, size_t off, size_t *line, size_t *col)
 			(*col)++;
 }
 
-/* What the merge needs of the file: an object, its "hooks" an object of
-   lists, no member it reads named twice. */
+/* Whether the host's hooks, as arc installs them, name this event. */
 static bool
-fit(const char *path, const struct jval *root, const struct jval **hooks)
+arc_event(const char *host, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(settings) / sizeof(settings[0]); i++)
+		if (strcmp(settings[i].host, host) == 0 &&
+		    strlen(settings[i].event) == len &&
+		    memcmp(settings[i].event, name, len) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A member the merge reads given twice in one object: the merge would
+ * read one of them, the host (JSON.parse keeps the last) perhaps the
+ * other, and a person's hook could be taken for arc's.
+ */
+static bool
+read_twice(const struct jval *o)
+{
+	static const char *const read[] = { "hooks", "command", "bash" };
+	size_t i, k;
+
+	for (i = 0; o != NULL && o->type == J_OBJECT && i < o->n; i++)
+		for (k = 0; k < sizeof(read) / sizeof(read[0]); k++)
+			if (o->members[i].duplicate &&
+			    o->members[i].namelen == strlen(read[k]) &&
+			    memcmp(o->members[i].name, read[k],
+			    strlen(read[k])) == 0)
+				return true;
+	return false;
+}
+
+/* Refuses, naming the JSON Pointer of what is at fault. */
+static bool
+unfit(const char *path, const struct jmember *event, long item, long hook,
+    const char *why)
+{
+	struct buf	 p = { 0 };
+	size_t		 k;
+
+	buf_puts(&p, "/hooks/");
+	for (k = 0; k < event->namelen; k++)
+		if ((unsigned char)event->name[k] >= 0x20 &&
+		    event->name[k] != 0x7f)
+			buf_puts(&p, event->name[k] == '~' ? "~0" :
+			    event->name[k] == '/' ? "~1" :
+			    (char[2]){ event->name[k], '\0' });
+	if (item >= 0)
+		buf_printf(&p, "/%ld", item);
+	if (hook >= 0)
+		buf_printf(&p, "/hooks/%ld", hook);
+	warnx("%s: %s %s; nothing changed", path, p.p, why);
+	buf_free(&p);
+	return false;
+}
+
+/*
+ * What the merge needs of the file: an object; its "hooks" an object,
+ * each event arc installs a list; no member the merge reads given twice.
+ * An event arc does not install may be anything: it is kept as it is.
+ */
+static bool
+fit(const char *path, const char *host, const struct jval *root,
+    const struct jval **hooks)
 {
 	const struct jmember	*m;
-	size_t			 i, k;
+	const struct jval	*item, *inner;
+	size_t			 i, k, g;
 
 	*hooks = NULL;
 	if (root->type != J_OBJECT) {
@@ -562,19 +645,24 @@ fit(const char *path, const struct jval *root, const struct jval **hooks)
 	}
 	for (i = 0; *hooks != NULL && i < (*hooks)->n; i++) {
 		m = &(*hooks)->members[i];
-		if (m->value->type != J_ARRAY || m->duplicate) {
-			struct buf p = { 0 };
-
-			buf_puts(&p, "/hooks/");
-			for (k = 0; k < m->namelen; k++)
-				if ((unsigned char)m->name[k] >= 0x20 &&
-				    m->name[k] != 0x7f)
-					buf_putc(&p, m->name[k]);
-			warnx("%s: %s %s; nothing changed", path, p.p,
-			    m->duplicate ? "is there twice" :
-			    "is not a list");
-			buf_free(&p);
-			return false;
+		if (m->duplicate)
+			return unfit(path, m, -1, -1, "is there twice");
+		if (m->value->type != J_ARRAY) {
+			if (arc_event(host, m->name, m->namelen))
+				return unfit(path, m, -1, -1, "is not a list");
+			continue;
+		}
+		for (k = 0; k < m->value->n; k++) {
+			item = m->value->items[k];
+			if (read_twice(item))
+				return unfit(path, m, (long)k, -1,
+				    "names a member twice");
+			inner = flat(host) ? NULL : json_get(item, "hooks");
+			for (g = 0; inner != NULL && inner->type == J_ARRAY &&
+			    g < inner->n; g++)
+				if (read_twice(inner->items[g]))
+					return unfit(path, m, (long)k, (long)g,
+					    "names a member twice");
 		}
 	}
 	return true;
@@ -609,19 +697,25 @@ settings_install(const char *host, const char *bindir, const char *file,
 	struct buf		 mine = { 0 }, out = { 0 }, backup = { 0 };
 	struct jparse_error	 e;
 	struct merge		 mg = { .host = host, .remove = remove };
-	struct stat		 sb;
+	struct stat		 sb, was;
 	const struct jval	*root, *hooks;
 	const struct jmember	*m;
-	char			*text, *path, real[PATH_MAX];
+	char			*text, *path = (char *)file, real[PATH_MAX];
 	size_t			 len, line, col, i, n = 0, at;
 	mode_t			 mode = 0600;
 	int			 status = EXIT_SYSTEM;
 	bool			 wrote_hooks = false;
 
 	/* through a symbolic link (a dotfiles folder): its target */
-	path = lstat(file, &sb) == 0 && S_ISLNK(sb.st_mode) &&
-	    realpath(file, real) != NULL ? real : (char *)file;
-	if (!read_settings(path, &text, &len))
+	if (lstat(file, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+		if (realpath(file, real) == NULL) {
+			warnx("%s: a symbolic link to no file there (%s); "
+			    "nothing changed", file, strerror(errno));
+			return EXIT_REJECTED;
+		}
+		path = real;
+	}
+	if (!read_settings(path, &text, &len, &was))
 		return EXIT_SYSTEM;
 	settings_text(&mine, host, bindir, false);
 	mg.mine = json_get(json_parse(&a, mine.p, mine.len, &e), "hooks");
@@ -642,7 +736,7 @@ settings_install(const char *host, const char *bindir, const char *file,
 		status = EXIT_REJECTED;
 		goto done;
 	}
-	if (!fit(file, root, &hooks)) {
+	if (!fit(file, host, root, &hooks)) {
 		status = EXIT_REJECTED;
 		goto done;
 	}
@@ -692,11 +786,18 @@ settings_install(const char *host, const char *bindir, const char *file,
 	if (text == NULL && !make_parents(path))
 		goto done;
 	if (text != NULL) {
-		if (stat(path, &sb) == 0)
-			mode = sb.st_mode & 07777;
+		mode = was.st_mode & 07777;
+		/* the first one kept: the file as it was before arc */
 		buf_printf(&backup, "%s.arc-backup", path);
-		if (!replace(backup.p, text, len, mode))
+		if (lstat(backup.p, &sb) == -1 &&
+		    !replace(backup.p, text, len, mode))
 			goto done;
+	}
+	/* the host may write it too (an "always allow"): not over that */
+	if (!unchanged(path, &was)) {
+		warnx("%s: changed while it was merged; nothing changed (run "
+		    "it again)", file);
+		goto done;
 	}
 	if (!replace(path, out.p, out.len, mode))
 		goto done;
@@ -708,7 +809,7 @@ settings_install(const char *host, const char *bindir, const char *file,
 		    mg.added, mg.added == 1 ? "" : "s", host, mg.removed > 0 ?
 		    " (the ones there before replaced)" : "");
 	if (text != NULL)
-		printf("; as it was: %s\n", backup.p);
+		printf("; as it was before arc: %s\n", backup.p);
 	else
 		printf("\n");
 	status = 0;
@@ -721,20 +822,18 @@ done:
 	return status;
 }
 
-/* Adds a line to a list of distinct lines. */
+/* Adds a text to a list of distinct ones, each ended by a NUL. */
 static void
-add_distinct(struct buf *list, const struct buf *line)
+add_distinct(struct buf *list, const struct buf *text)
 {
-	const char	*p = list->p, *nl;
+	const char *p;
 
-	for (; p != NULL && p < list->p + list->len; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(list->p + list->len - p));
-		if ((size_t)(nl - p) == line->len &&
-		    memcmp(p, line->p, line->len) == 0)
+	for (p = list->p; p != NULL && p < list->p + list->len;
+	    p += strlen(p) + 1)
+		if (strlen(p) == text->len && memcmp(p, text->p, text->len) == 0)
 			return;
-	}
-	buf_put(list, line->p, line->len);
-	buf_putc(list, '\n');
+	buf_put(list, text->p, text->len);
+	buf_putc(list, '\0');
 }
 
 int
@@ -744,21 +843,24 @@ settings_look(const char *host, const char *path, size_t *count,
 	struct arena		 a = { 0 };
 	struct jparse_error	 e;
 	struct buf		 program = { 0 }, journal = { 0 };
+	struct stat		 was;
 	const struct jval	*root, *hooks, *list, *item, *inner;
 	char			*text;
 	size_t			 len, i, k, g;
 	int			 r = -1;
 
 	*count = 0;
-	if (!read_settings(path, &text, &len))
+	if (!read_settings(path, &text, &len, &was))
 		return -1;
 	if (text == NULL)
 		return 0;
 	if ((root = json_parse(&a, text, len, &e)) == NULL ||
-	    !fit(path, root, &hooks))
+	    !fit(path, host, root, &hooks))
 		goto done;
 	for (i = 0; hooks != NULL && i < hooks->n; i++) {
 		list = hooks->members[i].value;
+		if (list->type != J_ARRAY)
+			continue;	/* not an event of arc's */
 		for (k = 0; k < list->n; k++) {
 			item = list->items[k];
 			inner = flat(host) ? NULL : json_get(item, "hooks");

@@ -28,8 +28,8 @@ int	 settings_install(const char *host, const char *bindir,
 	    const char *path, bool remove);
 /*
  * What the file holds of arc's for host: how many hooks, the programs
- * they run and the ARC_JOURNAL they set ("" for none), each once, a line
- * each.  1: read; 0: no such file; -1: it cannot be read as settings
+ * they run and the ARC_JOURNAL they set ("" for none), each once, each
+ * ended by a NUL (a path may hold a newline).  1: read; 0: no such file; -1: it cannot be read as settings
  * (said why).
  */
 int	 settings_look(const char *host, const char *path, size_t *count,

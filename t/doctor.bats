@@ -66,6 +66,13 @@ marked() { # AREA MARK
 	run arc-doctor
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"FAIL  claude-code its hooks write to /elsewhere/journal, not to $ARC_JOURNAL"* ]]
+	# a person's own hook that sets ARC_JOURNAL says nothing of arc's
+	arc-hook --install claude-code >/dev/null
+	jq '.hooks.Stop = [{"hooks": [{"type": "command", "command": "ARC_JOURNAL=/elsewhere/journal my-own"}]}] + .hooks.Stop' \
+	    "$HOME/.claude/settings.json" >"$BATS_TEST_TMPDIR/s" && mv "$BATS_TEST_TMPDIR/s" "$HOME/.claude/settings.json"
+	run arc-doctor
+	[ "$status" -eq 0 ]
+	marked claude-code ok
 }
 
 @test "--web-user: the page run as another user cannot use your journal, a FAIL; as you, ok" {

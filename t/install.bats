@@ -33,7 +33,8 @@ teardown() { arc_teardown; }
 
 # the hooks that run arc-hook for HOST, as "EVENT COMMAND" lines
 arcs() { # FILE HOST
-	jq -r --arg h "$2" '.hooks | to_entries[] | .key as $e | .value[] |
+	jq -r --arg h "$2" '.hooks | to_entries[] | select(.value | type == "array") |
+	    .key as $e | .value[] |
 	    (.hooks // [.])[] | (.command // .bash) |
 	    select(test("arc-hook \($h)$")) | "\($e) \(.)"' "$1" | sort
 }
@@ -66,7 +67,7 @@ without_arc() { # FILE
 	cmp "$S.arc-backup" "$BATS_TEST_TMPDIR/before.json"
 }
 
-@test "install twice: the second changes nothing, not even the backup" {
+@test "install twice: the second changes nothing, not even the backup; after an uninstall and an install, the backup is still the file from before arc" {
 	arc-hook --install claude-code >/dev/null
 	cp "$S" "$BATS_TEST_TMPDIR/once.json"
 	cp "$S.arc-backup" "$BATS_TEST_TMPDIR/backup.json"
@@ -75,6 +76,9 @@ without_arc() { # FILE
 	[[ "$output" == *"nothing changed"* ]]
 	cmp "$S" "$BATS_TEST_TMPDIR/once.json"
 	cmp "$S.arc-backup" "$BATS_TEST_TMPDIR/backup.json"
+	arc-hook --uninstall claude-code >/dev/null
+	arc-hook --install claude-code >/dev/null
+	cmp "$S.arc-backup" "$BATS_TEST_TMPDIR/before.json"
 }
 
 @test "uninstall gives back what the person had; a second finds nothing of arc's" {
@@ -127,6 +131,38 @@ without_arc() { # FILE
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"not a JSON object"* ]]
 	[ "$(cat "$S")" = "[1]" ]
+	# a member the merge reads, given twice: the host (JSON.parse) keeps
+	# the last, so the person's hook there must not be taken for arc's
+	printf '%s\n' '{"hooks": {"Stop": [{"hooks": [{"command": "arc-hook claude-code"}],' \
+	    '  "hooks": [{"command": "my-precious-hook"}]}]}}' >"$S"
+	cp "$S" "$BATS_TEST_TMPDIR/twice.json"
+	run --separate-stderr arc-hook --uninstall claude-code
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"/hooks/Stop/0 names a member twice; nothing changed"* ]]
+	cmp "$S" "$BATS_TEST_TMPDIR/twice.json"
+	printf '%s\n' '{"hooks": {"Stop": [{"hooks": [{"command": "x", "command": "arc-hook claude-code"}]}]}}' >"$S"
+	run --separate-stderr arc-hook --install claude-code
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"/hooks/Stop/0/hooks/0 names a member twice"* ]]
+}
+
+@test "an event arc does not install may be anything, and is kept as it is; a link to no file, or a FIFO, is refused, not replaced or waited on" {
+	printf '%s\n' '{"hooks": {"enabled": true, "Custom": {"x": 1}}}' >"$S"
+	arc-hook --install claude-code >/dev/null
+	[ "$(jq -c '.hooks.enabled, .hooks.Custom' "$S")" = "$(printf 'true\n{"x":1}')" ]
+	[ "$(arcs "$S" claude-code | wc -l)" -eq 10 ]
+	rm "$S" "$S.arc-backup"
+	ln -s "$HOME/dotfiles/gone.json" "$S"
+	run --separate-stderr arc-hook --install claude-code
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"a symbolic link to no file there"* ]]
+	[ -L "$S" ] && [ ! -e "$HOME/dotfiles/gone.json" ]
+	rm "$S"
+	mkfifo "$S"
+	run --separate-stderr timeout 20 arc-hook --install claude-code
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"not a file of at most 16 MiB"* ]]
+	[ -p "$S" ]
 }
 
 @test "a settings file that is a symbolic link: its target is written, the link stays; its mode is kept" {

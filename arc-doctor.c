@@ -80,13 +80,6 @@ say(const char *mark, const char *what, const char *fmt, ...)
 	buf_free(&shown);
 }
 
-/* The journal a program would use: its -j, else ARC_JOURNAL, else the usual. */
-static char *
-journal_named(const char *option)
-{
-	return journal_default_path(option);
-}
-
 /* ---- the journal ---- */
 
 static void
@@ -204,7 +197,7 @@ look_hooks(const char *journal)
 		    line += strlen(line) + 1) {
 			if (*line == '\0')
 				continue;	/* the agent's own ARC_JOURNAL */
-			named = journal_named(line);
+			named = journal_default_path(line);
 			if (strcmp(named, journal) != 0)
 				say("FAIL", hosts[i], "its hooks write to %s, "
 				    "not to %s", named, journal);
@@ -306,9 +299,9 @@ journal_of(pid_t pid)
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) != -1) {
 		n = read(fd, buf, sizeof(buf) - 1);
 		(void)close(fd);
+		buf[n > 0 ? n : 0] = '\0';
 		for (p = buf, end = buf + (n > 0 ? n : 0); p < end;
 		    p += strlen(p) + 1) {
-			buf[n] = '\0';
 			if (next)
 				return journal_default_path(p);
 			next = strcmp(p, "-j") == 0;
@@ -478,7 +471,7 @@ ask(const char *journal)
 	    .no_context = true };
 	struct settle		 s = { .open = false };
 	struct arena		 a = { 0 };
-	struct buf		 ev = { 0 }, shown = { 0 };
+	struct buf		 ev = { 0 };
 	const struct jval	*rec, *resp;
 	struct sigaction	 sa;
 	char			 key[64], expires[64], id[SETTLE_ID_MAX];
@@ -550,7 +543,6 @@ ask(const char *journal)
 	(void)close(p[1]);
 done:
 	buf_free(&ev);
-	buf_free(&shown);
 	arena_free(&a);
 }
 
@@ -592,7 +584,7 @@ doctor_main(int argc, char **argv)
 		return usage_error(usage, "unexpected argument");
 	if (!arc_now_init())
 		errx(EXIT_USAGE, "ARC_NOW: not an RFC 3339 instant");
-	journal = journal_named(option);
+	journal = journal_default_path(option);
 	look_journal(option, journal);
 	look_hooks(journal);
 	look_tmux(journal);

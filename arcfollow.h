@@ -29,7 +29,7 @@ struct follow_change {
 	const char		*at;	/* when it was seen */
 	const char		*key;	/* NULL for synced */
 	size_t			 keylen;
-	const void		*cond;	/* the condition; NULL: removed */
+	const struct condition	*cond;	/* the condition; NULL: removed */
 };
 
 /* What a program in this process reads of a change, typed. */
@@ -42,6 +42,7 @@ struct follow_news {
 };
 
 struct follower;
+struct condition;
 
 /* NULL when the journal cannot be opened (said why). off: --off-device. */
 struct follower	*follow_open(const char *journal_option,

@@ -7,7 +7,10 @@ CC	?= cc
 CFLAGS	?= -O2 -g
 WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wvla
-CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/bsd -DLIBBSD_OVERLAY
+# libbsd's overlay headers: in the multiarch folder since Debian 13
+MULTIARCH != $(CC) -print-multiarch 2>/dev/null || :
+CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/$(MULTIARCH)/bsd \
+	-isystem /usr/include/bsd -DLIBBSD_OVERLAY
 LDLIBS	+= -lbsd -lmd -lzstd -lm
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web arc-doctor

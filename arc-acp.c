@@ -107,7 +107,9 @@ on_signal(int sig)
 	int		 saved = errno;
 	unsigned char	 c = (unsigned char)sig;
 
-	(void)write(px.sigpipe[1], &c, 1);
+	/* A full pipe already holds a wake-up: nothing is lost. */
+	if (write(px.sigpipe[1], &c, 1) == -1)
+		errno = saved;
 	errno = saved;
 }
 

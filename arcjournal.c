@@ -1288,7 +1288,9 @@ append(struct journal *j, bool sync)
 	return true;
 fail:
 	saved = errno;
-	(void)ftruncate(j->fd, (off_t)start);
+	/* Left uncut, the next reader's recovery cuts the torn tail. */
+	if (ftruncate(j->fd, (off_t)start) == -1)
+		warn("%s: cannot cut back a failed append", j->path);
 	errno = saved;
 	warn("%s: cannot store records", j->path);
 	buf_free(&h);

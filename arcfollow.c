@@ -678,9 +678,9 @@ follow_look(struct follower *f)
 
 /*
  * Opens the journal and watches its folder (folder_watch), made if
- * missing as every command makes it: mode 0700, each new folder's name
- * synced, so that a writer that follows finds folders a power cut cannot
- * take back.
+ * missing as every command makes the usual journal's (a -j one's must be
+ * there): mode 0700, each new folder's name synced, so that a writer that
+ * follows finds folders a power cut cannot take back.
  */
 struct follower *
 follow_open(const char *journal, const struct offdevice *off)
@@ -688,16 +688,18 @@ follow_open(const char *journal, const struct offdevice *off)
 	struct follower	*f;
 	char		*path, *copy;
 
+	path = journal_default_path(journal);
+	if (!journal_folder_ready(path, true)) {
+		free(path);
+		return NULL;	/* said why */
+	}
 	if ((f = calloc(1, sizeof(*f))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
 	f->off = off;
-	path = journal_default_path(journal);
 	if ((copy = strdup(path)) == NULL ||
 	    (f->base = strdup(basename(copy))) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	free(copy);
-	if (!make_parents(path))
-		exit(EXIT_SYSTEM);	/* said why */
 	f->watch = folder_watch(path);
 	if (!journal_open(&f->j, path, false)) {
 		free(path);

@@ -134,24 +134,33 @@ journal_default_path(const char *option)
 	return path;
 }
 
-char *
-journal_usual_path(void)
+/* The usual journal's path, or NULL when there is no home to put it in. */
+static char *
+usual_path(void)
 {
 	const char	*env;
 	char		*path;
+	int		 n;
 
-	if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/') {
-		if (asprintf(&path, "%s/arc/journal", env) == -1)
-			path = NULL;
-	} else if ((env = getenv("HOME")) != NULL && *env != '\0') {
-		if (asprintf(&path, "%s/.local/state/arc/journal", env) == -1)
-			path = NULL;
-	} else {
+	if ((env = getenv("XDG_STATE_HOME")) != NULL && *env == '/')
+		n = asprintf(&path, "%s/arc/journal", env);
+	else if ((env = getenv("HOME")) != NULL && *env != '\0')
+		n = asprintf(&path, "%s/.local/state/arc/journal", env);
+	else
+		return NULL;
+	if (n == -1)
+		err(EXIT_SYSTEM, "malloc");
+	return path;
+}
+
+char *
+journal_usual_path(void)
+{
+	char	*path;
+
+	if ((path = usual_path()) == NULL)
 		errx(EXIT_USAGE, "no journal: use -j, or set ARC_JOURNAL or "
 		    "HOME");
-	}
-	if (path == NULL)
-		err(EXIT_SYSTEM, "malloc");
 	return path;
 }
 
@@ -246,6 +255,37 @@ sweep_temporaries(struct journal *j)
 	free(dir);
 }
 
+/*
+ * The folders of the usual journal, or of ARC_JOURNAL's, are made as
+ * needed.  A journal named by -j must be in a folder that exists: a typo
+ * there would otherwise read as "nothing needs you", or store a question
+ * where nobody looks.
+ */
+bool
+journal_folder_ready(const char *path, bool make)
+{
+	const char	*env = getenv("ARC_JOURNAL");
+	char		*usual, *dir;
+	struct stat	 sb;
+	bool		 made;
+
+	usual = usual_path();
+	made = (usual != NULL && strcmp(usual, path) == 0) ||
+	    (env != NULL && strcmp(env, path) == 0);
+	free(usual);
+	if (made)
+		return !make || make_parents(path);
+	dir = parent_of(path);
+	if (stat(dir, &sb) == -1 && errno == ENOENT) {
+		warnx("%s: no such folder; a journal named by -j is kept "
+		    "only in a folder that exists", dir);
+		free(dir);
+		return false;
+	}
+	free(dir);
+	return true;
+}
+
 static bool
 open_file(struct journal *j)
 {
@@ -257,7 +297,7 @@ open_file(struct journal *j)
 	    (j->writable ? O_RDWR : O_RDONLY);
 
 	j->fd = -1;
-	if (j->writable && !make_parents(j->path))
+	if (!journal_folder_ready(j->path, j->writable))
 		return false;
 	if (!folder_ours(j->path))
 		return false;

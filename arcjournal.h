@@ -77,6 +77,7 @@ struct journal {
 char	*journal_default_path(const char *);
 /* The usual one, whatever ARC_JOURNAL says: in XDG_STATE_HOME, or HOME. */
 char	*journal_usual_path(void);
+bool	 journal_folder_ready(const char *path, bool make);
 bool	 journal_open(struct journal *, const char *path, bool writable);
 /* A segment of history (its plain bytes in fd), read as a reader reads. */
 bool	 journal_read_fd(struct journal *, const char *name, int fd);

@@ -163,6 +163,10 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
 		    INT64_MAX / 2;
 	path = journal_default_path(journal);
+	if (!journal_folder_ready(path, false)) {
+		free(path);
+		return SETTLED_FAILED;
+	}
 	if (stat(path, &sb) == -1 && errno == ENOENT) {
 		free(path);
 		return SETTLED_NO_JOURNAL;

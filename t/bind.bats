@@ -135,6 +135,7 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 
 @test "the mirror's forgery: 'ls ~/projects' with the digest and nonce of 'rm -rf ~/projects' is refused, named, not shown" {
 	local host="$BATS_TEST_TMPDIR/host/journal"
+	mkdir -m 700 "${host%/journal}"
 	apply -j "$host" <<<"$(created rm '.request.message = "rm -rf ~/projects"')" | mirrored >"$BATS_TEST_TMPDIR/real"
 	jq -c '.notification.message = "ls ~/projects" | .interaction.prompt = "ls ~/projects"' "$BATS_TEST_TMPDIR/real" >"$BATS_TEST_TMPDIR/forged"
 	# the title alone, or the choices, are forged just as well
@@ -156,6 +157,7 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 
 @test "a mirrored question is never answered in the mirror: by its route when it has one, else refused naming --via" {
 	local host="$BATS_TEST_TMPDIR/host/journal"
+	mkdir -m 700 "${host%/journal}"
 	apply -j "$host" <<<"$(created deploy)" | mirrored >"$BATS_TEST_TMPDIR/m"
 	# no route recorded: refused, nothing changes, nothing is created
 	apply --mirror <"$BATS_TEST_TMPDIR/m" >/dev/null
@@ -185,6 +187,7 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 
 @test "a mirror line carries any question the contract allows: a 50 KB message is mirrored whole" {
 	local host="$BATS_TEST_TMPDIR/host/journal"
+	mkdir -m 700 "${host%/journal}"
 	# 4,000 characters of message, 12 choices of 200 and 500: 4 bytes each
 	created big '("\ud83d\ude00" * 4000) as $m | .request.message = $m |
 	    .request.kind = "question" | .request.response = {kind:"single_choice",
@@ -240,8 +243,29 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 	[ ! -e "$BATS_TEST_TMPDIR/x" ]
 }
 
-@test "readers and rejected answers create no journal and no folder" {
-	local j="$BATS_TEST_TMPDIR/typo/state/journal"
+@test "a journal named by -j in a folder that is not there (a typo) is refused by every command; no folder is made" {
+	local j="$BATS_TEST_TMPDIR/typo/state/journal" c
+	local said="no such folder; a journal named by -j is kept only in a folder that exists"
+	for c in "arc-answer -j $j deploy allow" "arc-answer -j $j --dismiss deploy" \
+	    "arc-wait -j $j -t 1 deploy" "arc-status -j $j --list" \
+	    "arc-status -j $j" "arc-status -j $j --follow" "arc-apply -j $j"; do
+		run --separate-stderr timeout 10 $c <<<"$(created deploy)"
+		[ "$status" -eq 3 ] || { echo "$c: exit $status"; return 1; }
+		[[ "$stderr" == *"$BATS_TEST_TMPDIR/typo/state: $said"* ]] || { echo "$c: $stderr"; return 1; }
+	done
+	[ ! -e "$BATS_TEST_TMPDIR/typo" ]
+	# the bar says so where a person looks
+	run --separate-stderr arc-status -j "$j"
+	[ "$output" = "arc: journal unreadable" ]
+	# ARC_JOURNAL's folders are made, as the usual journal's are
+	ARC_JOURNAL=$j run --separate-stderr arc-apply <<<"$(created deploy)"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/typo")" = 700 ]
+}
+
+@test "readers and rejected answers create no journal" {
+	local j="$BATS_TEST_TMPDIR/typo/journal"
+	mkdir -m 700 "$BATS_TEST_TMPDIR/typo"
 	run --separate-stderr arc-answer -j "$j" deploy allow
 	[ "$status" -eq 1 ]
 	[ "$(field '[.status, .error.code] | join("|")')" = "404|not_found" ]
@@ -252,7 +276,7 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 	run --separate-stderr arc-wait -j "$j" -t 1 deploy
 	[ "$status" -eq 1 ]
 	run arc-status -j "$j" --list
-	[ ! -e "$BATS_TEST_TMPDIR/typo" ]
+	[ ! -e "$j" ]
 }
 
 @test "an empty --text is refused as the prompt refuses it; nothing is answered" {
@@ -300,6 +324,7 @@ mirrored() {	# HOST-JOURNAL: the host's conditions as mirror lines, keys devbox/
 
 @test "an event applied to a mirror's condition in place is refused: only its mirror changes it, only its host answers it" {
 	local host="$BATS_TEST_TMPDIR/host/journal"
+	mkdir -m 700 "${host%/journal}"
 	apply -j "$host" <<<"$(created deploy)" | mirrored >"$BATS_TEST_TMPDIR/m"
 	apply --mirror --route true <"$BATS_TEST_TMPDIR/m" >/dev/null
 	local before; before=$(cksum <"$ARC_JOURNAL")

@@ -119,17 +119,20 @@ marked() { # AREA MARK
 	marked tmux ok
 }
 
+# doctor_says LINE: arc-doctor prints LINE, whole.
+doctor_says() { arc-doctor 2>/dev/null | grep -qxF "$1"; }
+
 @test "arc-notify on another journal is a FAIL naming it; on this one, ok" {
 	mkdir -p "$XDG_CONFIG_HOME/arc"
 	printf '%s\n' 'notify exec question run cat >/dev/null' 'ignore tmux' >"$XDG_CONFIG_HOME/arc/notify.conf"
 	# (the program itself, not the suite's wrapper: its pid is the one)
+	mkdir -m 700 "$BATS_TEST_TMPDIR/other"
 	"$ARC_BIN/arc-notify" -j "$BATS_TEST_TMPDIR/other/journal" 2>/dev/null &
 	notifier=$!
-	eventually [ -e "$BATS_TEST_TMPDIR/other" ]
+	# (one line for each arc-notify of this user: the one started here)
+	eventually doctor_says "FAIL  notify      arc-notify (pid $notifier) reads $BATS_TEST_TMPDIR/other/journal, not $ARC_JOURNAL"
 	run arc-doctor
 	[ "$status" -eq 1 ]
-	# (one line for each arc-notify of this user: the one started here)
-	grep -qxF "FAIL  notify      arc-notify (pid $notifier) reads $BATS_TEST_TMPDIR/other/journal, not $ARC_JOURNAL" <<<"$output"
 	kill "$notifier"
 	ends_within 20 "$notifier"
 	"$ARC_BIN/arc-notify" 2>/dev/null &

@@ -38,6 +38,20 @@ arc_teardown() {
 	    sed 's/^"[a-z]*":"//; s/"$//' >>"$ARC_SECRETS_LOG" || true
 }
 
+# owned_by USER FILE...: gives files to another user, as the cases that
+# need two users must: chown as root, or through sudo -n as the ordinary
+# user the suite runs as (CI's fresh root allows its user that).
+owned_by() {
+	if [ "$(id -u)" -eq 0 ]; then
+		chown "$@"
+	else
+		sudo -n chown "$@" || {
+			echo "owned_by: giving a file to $1 needs root, or sudo without a password" >&2
+			return 1
+		}
+	fi
+}
+
 setup() { arc_setup; }
 teardown() { arc_teardown; }
 

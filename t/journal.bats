@@ -136,6 +136,7 @@ journal() {
 	local t j c
 	for t in 0000-01-01T00:00:00Z 9999-12-31T23:59:59Z; do
 		j="$BATS_TEST_TMPDIR/$t/journal"
+		mkdir -m 700 "${j%/journal}"
 		for c in apply status json list answer wait compact emit; do
 			case $c in
 			apply)	ARC_NOW=$t run --separate-stderr arc-apply -j "$j" <<<"$(created q; information n)" ;;
@@ -933,7 +934,7 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 
 @test "a journal another user owns is refused (root is not exempt), byte for byte" {
 	journal "$ARC_JOURNAL"
-	chown nobody "$ARC_JOURNAL"
+	owned_by nobody "$ARC_JOURNAL"
 	refuses "$ARC_JOURNAL"
 	[ "$(stat -c %U "$ARC_JOURNAL")" = nobody ]
 }

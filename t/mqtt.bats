@@ -15,6 +15,8 @@ setup() {
 	DEVBOX="$BATS_TEST_TMPDIR/devbox/journal"
 	LAB="$BATS_TEST_TMPDIR/lab/journal"
 	MIRROR="$BATS_TEST_TMPDIR/person/journal"
+	mkdir -m 700 "${DEVBOX%/journal}" "${LAB%/journal}" "${MIRROR%/journal}" \
+	    "$BATS_TEST_TMPDIR/phone"
 }
 
 teardown() {
@@ -258,7 +260,8 @@ retained_count() { [ "$(retained person "$1" | grep -c .)" = "$2" ]; }
 	# the person's mirror where the README puts it
 	export HOME="$BATS_TEST_TMPDIR/home"
 	MIRROR="$HOME/.local/state/arc/remote"
-	spawn person person "$ARC_MQTT" person -i laptop -j "$MIRROR"
+	# named as the README names it: ARC_JOURNAL's folders are made
+	ARC_JOURNAL=$MIRROR spawn person person "$ARC_MQTT" person -i laptop
 	eventually is_pending "$MIRROR" 3
 	[ "$(mirror_keys)" = "devbox/deploy lab/deploy lab/migrate " ]
 	# the README's tmux status line for remote questions, as tmux runs it

@@ -602,8 +602,7 @@ plant() {
 	mkdir -m 755 "$(N)/open"
 	mkdir -m 711 "$(N)/search"
 	plant "$(N)/theirs" "$(N)/open" "$(N)/search" "$(N)/closed"
-	chown nobody "$(N)/theirs/s"
-	chown nobody "$(N)/closed"
+	owned_by nobody "$(N)/theirs/s" "$(N)/closed"
 	start_notify
 	for d in theirs open search closed; do
 		arc-emit --key "$d" --kind permission --title T --message M \
@@ -616,7 +615,7 @@ plant() {
 	eventually notifies 5
 	[ ! -e "$(N)/planted" ]
 	# the control: a planted socket of ours in a closed folder is used
-	chown root "$(N)/closed"
+	owned_by "$(id -u)" "$(N)/closed"
 	arc-emit --key control --kind permission --title T --message M \
 	    --choice a:A --choice b:B --tmux-pane "$AGENT" \
 	    --tmux-socket "$(N)/closed/s" | arc-apply >/dev/null

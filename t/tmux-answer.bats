@@ -508,6 +508,7 @@ readme_snippet() {
 
 @test "the picker on a mirror: the answer goes by the route the mirror recorded, or is refused; the mirror is never answered in place" {
 	local host="$BATS_TEST_TMPDIR/host/journal"
+	mkdir -m 700 "${host%/journal}"
 	arc-emit --key deploy --kind permission --title "Codex needs permission" --message "May I deploy?" \
 	    --choice allow:Allow --choice deny:Deny --expires-in 30m | arc-apply -j "$host" |
 	    jq -c '{notification: (.notification | .key = "devbox/" + .key), interaction: (.interaction | .key = "devbox/" + .key)}' \

@@ -269,6 +269,7 @@ HTML
 
 @test "arc-web: on a mirror, a tap goes by the question's recorded route to its host, never into the mirror" {
 	local host="$BATS_TEST_TMPDIR/host/journal"
+	mkdir -m 700 "${host%/journal}"
 	created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"' | arc-apply -j "$host" |
 	    jq -c 'select(.notification) | {notification: (.notification | .key = "devbox/" + .key),
 	      interaction: (.interaction | .key = "devbox/" + .key)}' >"$BATS_TEST_TMPDIR/m"

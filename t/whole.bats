@@ -241,6 +241,7 @@ follow_line() {
 
 @test "a mirror refuses a question it holds as settled under another host's key" {
 	local host="$BATS_TEST_TMPDIR/host/journal" r
+	mkdir -m 700 "${host%/journal}"
 	r=$(apply -j "$host" <<<"$(created deploy)")
 	as_host() { jq -c --arg k "$1/deploy" '{notification: (.notification | .key = $k), interaction: (.interaction | .key = $k)}'; }
 	as_host devbox <<<"$r" >"$BATS_TEST_TMPDIR/pending"

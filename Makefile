@@ -300,9 +300,15 @@ install: need-build all
 	install -m 755 examples/claude-code-hook examples/codex-hook \
 	    examples/codex-notify examples/gemini-hook \
 	    $(DESTDIR)$(PREFIX)/share/arc/examples
-	install -m 644 examples/arc-mqtt-agent.service \
-	    examples/arc-mqtt-person.service examples/arc-notify.service \
-	    $(DESTDIR)$(PREFIX)/share/arc/examples
+	# the units run the commands where this install put them
+	for u in $(UNITS); do \
+	    sed -e 's|/usr/local/bin/|$(BINDIR)/|' -e 's|/usr/local/share/|$(PREFIX)/share/|' examples/$$u \
+	        >$(DESTDIR)$(PREFIX)/share/arc/examples/$$u && \
+	    chmod 644 $(DESTDIR)$(PREFIX)/share/arc/examples/$$u || exit 1; done
+	sed -e 's|/usr/local/lib/arc/|$(LIBEXECDIR)/|' \
+	    -e 's|/usr/local/share/|$(PREFIX)/share/|' examples/arc-web-lighttpd.conf \
+	    >$(DESTDIR)$(PREFIX)/share/arc/examples/arc-web-lighttpd.conf
+	chmod 644 $(DESTDIR)$(PREFIX)/share/arc/examples/arc-web-lighttpd.conf
 	install -d $(DESTDIR)$(DATADIR)
 	install -m 644 schemas/arc-0.2.schema.json $(DESTDIR)$(DATADIR)
 	# bash-completion loads a command's file by its name
@@ -312,8 +318,10 @@ install: need-build all
 
 # Removes what install put under PREFIX, and the folders it made that
 # are left empty; nothing else.
+UNITS = arc-mqtt-agent.service arc-mqtt-person.service arc-notify.service \
+	arc-web.service
 INSTALLED_EXAMPLES = claude-code-hook codex-hook codex-notify gemini-hook \
-	arc-mqtt-agent.service arc-mqtt-person.service arc-notify.service
+	$(UNITS) arc-web-lighttpd.conf
 uninstall:
 	@! [ $(DESTDIR)$(BINDIR)/arc -ef $(DESTDIR)$(BINDIR)/arc-validate ] || \
 	    rm -f $(DESTDIR)$(BINDIR)/arc

@@ -43,6 +43,8 @@ EXCLUDED=(
 	'make demo and make check: CI runs them on a fresh Debian root (.ci/run); here make check would run itself'
 	'^apt-get install|^npm view'
 	'installs packages or asks the npm registry: make deps-*, make check-clients'
+	'^mkdir -p ~/.config/arc'
+	'sets up a systemd user service in your HOME: t/web.bats runs its config under its command, as the person'
 	'^(cp|install -D) .*\.service'
 	"a user's systemd manager (systemctl --user): t/mqtt.bats and t/notify.bats check the units with systemd-analyze"
 	'^arc-status --follow|^# notify-send recipe'

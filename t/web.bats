@@ -711,3 +711,46 @@ as_host() {
 	    "$ARC_BIN/arc-web" --rotate 2>"$BATS_TEST_TMPDIR/err"
 	grep -qx "probe: $outside: written" "$BATS_TEST_TMPDIR/err"
 }
+
+# The README's page of your own: examples/arc-web-lighttpd.conf as the
+# person installs it, under the command examples/arc-web.service runs,
+# as the person, on their usual journal.
+@test "arc-web under a lighttpd of the person's own (the example unit and config): asks a password, serves nothing else, answers from their journal" {
+	command -v openssl >/dev/null
+	local home="$BATS_TEST_TMPDIR/home" port cmd k
+	mkdir -p "$home/.config/arc"
+	port=$(( 20000 + SRANDOM % 20000 ))
+	sed "s|^server.port = 8631\$|server.port = $port|; s|\"/usr/local/lib/arc/arc-web\"|\"$ARC_BIN/arc-web\"|" \
+	    "$HOOKS/arc-web-lighttpd.conf" >"$home/.config/arc/lighttpd.conf"
+	grep -q "^server.port = $port\$" "$home/.config/arc/lighttpd.conf"
+	printf '%s:%s\n' ann "$(openssl passwd -6 pw)" >"$home/.config/arc/htpasswd"
+	chmod 600 "$home/.config/arc/htpasswd"
+	cmd=$(sed -n 's/^ExecStart=//p' "$HOOKS/arc-web.service")
+	[[ "$cmd" == "/usr/sbin/lighttpd -D -f %h/.config/arc/lighttpd.conf" ]]
+	# the person's own environment: their HOME, no ARC_JOURNAL
+	unset ARC_JOURNAL
+	export HOME=$home
+	open_q deploy '.request.title = "Deploy devbox?"'
+	[ -f "$home/.local/state/arc/journal" ]
+	in_session lighttpd ${cmd//%h/$home}
+	URL="http://127.0.0.1:$port"
+	soon curl -s -o /dev/null "$URL/arc?css"
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/arc")" = 401 ]
+	[ "$(curl -s -o /dev/null -w '%{http_code}' -u ann:wrong "$URL/arc")" = 401 ]
+	# nothing but the page: not the password file, not the config
+	for k in /htpasswd /lighttpd.conf /.config/arc/htpasswd /; do
+		[ "$(curl -s --path-as-is -o /dev/null -w '%{http_code}' -u ann:pw "$URL$k")" = 403 ] ||
+		    { echo "$k served"; return 1; }
+	done
+	curl -sf -u ann:pw "$URL/arc" >"$BATS_TEST_TMPDIR/page"
+	grep -q 'Deploy devbox?' "$BATS_TEST_TMPDIR/page"
+	local tok seen
+	tok=$(grep -o 'name="token" value="[0-9a-f]*"' "$BATS_TEST_TMPDIR/page" | head -1 | sed 's/.*value="//; s/"$//')
+	seen=$(grep -o 'name="seen" value="[0-9a-f]*"' "$BATS_TEST_TMPDIR/page" | head -1 | sed 's/.*value="//; s/"$//')
+	[ "$(curl -s -u ann:pw -o /dev/null -w '%{http_code}' -H "Origin: $URL" \
+	    --data "op=answer&key=deploy&seen=$seen&token=$tok&choice=allow" "$URL/arc")" = 303 ]
+	run arc-wait -t 0 deploy
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '[.status, .response.choice_id // .response.choice, .response.source, .response.device_id] | join(" ")' <<<"$output")" = "answered allow web ann" ] || { echo "$output"; false; }
+	[ "$(stat -c %U "$home/.local/state/arc/journal")" = "$(id -un)" ]
+}

@@ -45,6 +45,8 @@ EXCLUDED=(
 	'installs packages or asks the npm registry: make deps-*, make check-clients'
 	'^mkdir -p ~/.config/arc'
 	'sets up a systemd user service in your HOME: t/web.bats runs its config under its command, as the person'
+	'^sudo apt-get build-dep'
+	'builds and installs the packages with sudo: CI runs .ci/package as an ordinary user on fresh Debian 12 and 13 roots'
 	'^(cp|install -D) .*\.service'
 	"a user's systemd manager (systemctl --user): t/mqtt.bats and t/notify.bats check the units with systemd-analyze"
 	'^arc-status --follow|^# notify-send recipe'

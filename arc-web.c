@@ -528,7 +528,9 @@ static const struct said {
 struct item {
 	const struct condition	*c;
 	struct rec		 n, q;
-	bool			 has_q;
+	bool			 has_q;		/* a question open now */
+	bool			 ended_q;	/* one that was: q is its record */
+	enum qstatus		 qs;
 	struct arc_instant	 deadline;	/* a question's, parsed once */
 	struct view		 v;	/* what it shows (arcview.c) */
 };
@@ -607,11 +609,13 @@ card_id(struct buf *b, const struct item *it)
 
 /*
  * A question that cannot be answered from here (the off-device setting
- * keeps its text on its host, or it is not a kind the page can show
- * whole): what may leave of it, why, and no form.
+ * keeps its text on its host, it is not a kind the page can show whole,
+ * or the server names no user to answer as): what may leave of it, why,
+ * and no form.
  */
 static void
-held_card(struct buf *b, const struct item *it, const char *now)
+held_card(struct buf *b, const struct item *it, const char *now,
+    bool answers)
 {
 	const struct view	*v = &it->v;
 	size_t			 i;
@@ -631,6 +635,9 @@ held_card(struct buf *b, const struct item *it, const char *now)
 	if (v->withheld)
 		buf_puts(b, "<p class=\"held\">Its text stays on its host "
 		    "(off-device setting): answer it there.</p></div>\n");
+	else if (!answers)
+		buf_puts(b, "<p class=\"held\">No answer from this page: it "
+		    "has no login (see above).</p></div>\n");
 	else
 		buf_puts(b, "<p class=\"held\">This page cannot show this "
 		    "question whole: answer it on its host.</p></div>\n");
@@ -643,8 +650,8 @@ question_card(struct buf *b, const struct item *it, const char *token,
 	const struct view	*v = &it->v;
 	size_t			 i;
 
-	if (!view_answerable(v)) {
-		held_card(b, it, now);
+	if (!view_answerable(v) || *token == '\0') {
+		held_card(b, it, now, *token != '\0');
 		return;
 	}
 	buf_puts(b, "<form class=\"q\" method=\"post");
@@ -680,23 +687,54 @@ question_card(struct buf *b, const struct item *it, const char *token,
 	buf_puts(b, "</form>\n");
 }
 
+/*
+ * What a notice is, or what became of a question that is no longer open
+ * ("expired 4 minutes ago", "answered 2 minutes ago; Claude Code took
+ * it..."), in words: never mistaken for a question still open.
+ */
+static void
+notice_state(struct buf *b, const struct item *it, const char *now)
+{
+	struct buf	 w = { 0 };
+
+	condition_words(&w, it->c, &it->n, it->ended_q ? &it->q : NULL,
+	    it->ended_q ? it->qs : Q_NONE, now);
+	buf_puts(b, "<div class=\"state\">");
+	view_html(b, (struct sv){ w.p, w.len });
+	buf_puts(b, "</div>");
+	buf_free(&w);
+}
+
 static void
 notice_card(struct buf *b, const struct item *it, const char *token,
     const char *now)
 {
+	const char	*class = it->ended_q ? "n ended" : "n";
+
 	if (it->c->route != NULL) {	/* a mirror's: its host decides */
-		buf_puts(b, "<div class=\"n");
+		buf_printf(b, "<div class=\"%s", class);
 		card_id(b, it);
 		buf_puts(b, "\">");
 		card_head(b, it, now);
+		notice_state(b, it, now);
 		buf_puts(b, "<p class=\"held\">On another host: it is "
 		    "settled there.</p></div>\n");
 		return;
 	}
-	buf_puts(b, "<form class=\"n\" method=\"post");
+	if (*token == '\0') {		/* no login: nobody to dismiss as */
+		buf_printf(b, "<div class=\"%s", class);
+		card_id(b, it);
+		buf_puts(b, "\">");
+		card_head(b, it, now);
+		notice_state(b, it, now);
+		buf_puts(b, "</div>\n");
+		return;
+	}
+	buf_printf(b, "<form class=\"%s\" method=\"post", class);
 	card_id(b, it);
 	buf_puts(b, "\">");
 	card_head(b, it, now);
+	notice_state(b, it, now);
 	hidden(b, "op", "dismiss");
 	hidden(b, "key", it->c->key);
 	hidden(b, "token", token);
@@ -986,11 +1024,15 @@ page(const char *journal, const struct offdevice *off, const char *token,
 		if ((nt = journal_text(&j, &a, c, false)) == NULL ||
 		    !rec_parse(&a, nt, false, &v[n].n))
 			continue;
-		if (qs == Q_PENDING) {
+		v[n].qs = qs;
+		if (qs != Q_NONE) {
 			if ((qt = journal_text(&j, &a, c, true)) == NULL ||
 			    !rec_parse(&a, qt, true, &v[n].q))
 				continue;
-			v[n].has_q = true;
+			v[n].has_q = qs == Q_PENDING;
+			v[n].ended_q = !v[n].has_q;
+		}
+		if (qs == Q_PENDING) {
 			if (!rfc3339_parse(c->expires_at, strlen(c->expires_at),
 			    &v[n].deadline))
 				errx(EXIT_SYSTEM, "internal error: a stored "
@@ -1038,12 +1080,21 @@ page(const char *journal, const struct offdevice *off, const char *token,
 			shown++;
 	buf_printf(&b, "<h1>%zu question%s waiting</h1>\n", shown,
 	    shown == 1 ? "" : "s");
+	if (*token == '\0' && n > 0)
+		buf_puts(&b, "<p class=\"say\" id=\"nologin\">This page "
+		    "only shows: the web server names no user (REMOTE_USER), "
+		    "so no answer could be taken.  Put a login in front of "
+		    "it (see arc-web(8)).</p>\n");
 	buf_puts(&b, "<div id=\"cards\">\n");
+	/* questions first (by_urgency), then the notices under a heading */
 	for (i = 0; i < n && i < SHOWN_MAX; i++) {
-		if (order[i]->has_q)
+		if (order[i]->has_q) {
 			question_card(&b, order[i], token, now);
-		else
-			notice_card(&b, order[i], token, now);
+			continue;
+		}
+		if (i == 0 || order[i - 1]->has_q)
+			buf_puts(&b, "<h2 id=\"notices\">Notices</h2>\n");
+		notice_card(&b, order[i], token, now);
 	}
 	buf_puts(&b, "</div>\n");
 	if (n == 0)

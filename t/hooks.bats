@@ -917,7 +917,7 @@ One-time code" ]
 	[ "${#lines[@]}" -gt 10 ]
 	for c in $(printf '%s\n' "${lines[@]}" | sort -u); do
 		case $c in
-		*.service) [ -f "$root$c" ] ;;	# a unit it installs, not runs
+		*.service | *.conf) [ -f "$root$c" ] ;;	# a unit or a config, not run
 		*) [ -x "$root$c" ] ;;
 		esac || { echo "README names $c, make install does not put it there"; false; }
 	done

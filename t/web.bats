@@ -291,7 +291,7 @@ HTML
 	jq -c '.interaction = null | .notification.message = null | .notification.key = "devbox/held" |
 	    .notification.title = "Held back"' "$BATS_TEST_TMPDIR/m" | arc-apply --mirror --route true >/dev/null
 	run page
-	grep -q 'class="title">Held back</div><p class="held">On another host: it is settled there.</p></div>' <<<"$output"
+	grep -q 'class="title">Held back</div><div class="state">[^<]*</div><p class="held">On another host: it is settled there.</p></div>' <<<"$output"
 	! grep -q 'value="devbox/held"' <<<"$output" || false
 }
 
@@ -532,7 +532,7 @@ PY
 	[[ "$output" != *"usage:"* ]]
 }
 
-@test "arc-web: the page updates in place: a window property, the scroll position and typed text stay across three updates; new questions go at the end" {
+@test "arc-web: the page updates in place: a window property, the scroll position and typed text stay across three updates; new questions go after the others" {
 	for i in 1 2 3 4 5 6; do open_q "q$i" ".request.title = \"Question $i\""; done
 	text_question words 40 | jq -c '.request.response.expires_at = "2099-01-01T00:00:00Z" | .request.title = "Say it"' |
 	    arc-apply >/dev/null
@@ -553,7 +553,7 @@ PY
 	# a question added at the end and one settled above: not a pixel moves
 	grep -qxF 'after two: 400' <<<"$output"
 	# one above changed (and shrank): what the person is at stays put
-	grep -qE '^\[7,[0-9]+,"half typed","text",1,"new1","Question 2, changed","A new question, at the end.",1,true\]$' <<<"$output"
+	grep -qE '^\[7,[0-9]+,"half typed","text",1,"new1","Question 2, changed","A new question, after the others.",1,true\]$' <<<"$output"
 }
 
 @test "arc-web: Claude Code's \"Always allow\" shows the rule it adds under its button; the banner names the question and the choice taken" {
@@ -753,4 +753,52 @@ as_host() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '[.status, .response.choice_id // .response.choice, .response.source, .response.device_id] | join(" ")' <<<"$output")" = "answered allow web ann" ] || { echo "$output"; false; }
 	[ "$(stat -c %U "$home/.local/state/arc/journal")" = "$(id -un)" ]
+}
+
+@test "arc-web on a phone: the open questions first; under a heading, the notices with their age and the questions no longer open, each saying what became of it" {
+	ARC_NOW=2026-08-26T01:15:00Z arc-apply >/dev/null <<<"$(information note; created gone
+	    created open '.request.response.expires_at = "2099-01-01T00:00:00Z"')"
+	ARC_WEB_ENV="ARC_NOW=2026-08-26T02:10:00Z" serve
+	run page
+	[ "$status" -eq 0 ]
+	[ "$(grep -oE ' data-key="[a-z]+"|<h2 id="notices">Notices</h2>' <<<"$output" | tr -d '\n')" = \
+	    ' data-key="open"<h2 id="notices">Notices</h2> data-key="gone" data-key="note"' ]
+	# the question that expired says so, and offers no answer
+	grep -q '<form class="n ended" method="post" data-key="gone" ' <<<"$output"
+	grep -qF '<div class="state">expired 10 minutes ago</div>' <<<"$output"
+	[ "$(grep -o 'name="choice"' <<<"$output" | wc -l)" -eq 2 ]	# open's two
+	# a notice says it is one, and how old
+	grep -qF '<div class="state">a notice, updated 55 minutes ago</div>' <<<"$output"
+	grep -q '<h1>1 question waiting</h1>' <<<"$output"
+}
+
+@test "arc-web without a login (no REMOTE_USER): the page says at once that it only shows, and offers no button that cannot work" {
+	open_q deploy
+	information note | arc-apply >/dev/null
+	serve
+	run curl -sf "$URL/open/arc-web"
+	[ "$status" -eq 0 ]
+	grep -q '<p class="say" id="nologin">This page only shows: the web server names no user (REMOTE_USER)' <<<"$output"
+	! grep -q '<button\|<form' <<<"$output" || false
+	grep -q 'No answer from this page: it has no login' <<<"$output"
+	grep -q 'class="title">.*</div>' <<<"$output"
+	# with the login, the same question has its buttons and no such words
+	run page
+	grep -q 'name="choice" value="allow"' <<<"$output"
+	! grep -q 'nologin' <<<"$output" || false
+}
+
+@test "arc-web: with JavaScript on, a new question goes after the open ones, above the notices; a new notice at the end" {
+	open_q first '.request.title = "First"'
+	information note | arc-apply >/dev/null
+	serve
+	run browse "$URL/arc-web" ann:pw \
+	    run "arc-emit --key second --kind permission --title Second --message 'May I?' --choice allow:Allow --choice deny:Deny --expires-in 1h | arc-apply -q >/dev/null" \
+	    wait 1500 \
+	    run "arc-emit --key later --kind information --message 'Build green' | arc-apply -q >/dev/null" \
+	    wait 1500 \
+	    eval 'Array.prototype.map.call(document.querySelectorAll("#cards > [data-key], #cards > h2"), function (e) { return e.getAttribute("data-key") || e.textContent; }).join(" ") + " | " + document.getElementById("news").textContent'
+	[ "$status" -eq 0 ]
+	! grep -q '^dialog:\|^csp:' <<<"$output" || false
+	grep -qxF 'first second Notices note later | A new question, after the others.' <<<"$output"
 }

@@ -4,8 +4,9 @@
 // changed, it fetches itself and updates in place: a card whose question
 // changed is replaced (what was typed in it is kept), a card that is gone
 // leaves a note of the same height (nothing below it moves under the
-// finger), and a new question is added at the end and announced in a bar
-// that covers nothing it moves.  Scroll, focus and typed text stay; the
+// finger), and a new question is added after the questions, above the
+// notices (a new notice at the end), and announced in a bar that covers
+// nothing it moves.  Scroll, focus and typed text stay; the
 // page is never reloaded.  While the page is open, a question it did not
 // show before is told by the Notification API, as the page shows it
 // (already within the off-device setting), and bounded; a button asks
@@ -59,8 +60,8 @@
 		var e = document.getElementById('news');
 		if (!e || n === 0)
 			return;
-		e.textContent = n === 1 ? 'A new question, at the end.' :
-		    n + ' new questions, at the end.';
+		e.textContent = n === 1 ? 'A new question, after the others.' :
+		    n + ' new questions, after the others.';
 		e.hidden = false;
 	}
 	function typedIn(c) {
@@ -105,9 +106,17 @@
 					n.querySelector('input[type=text]').value = t;
 				if (f && n.querySelector('input,button'))
 					n.querySelector('input,button').focus();
-			} else {
-				list.appendChild(n);
+			} else if (n.classList.contains('q')) {
+				// after the questions, above the notices
+				list.insertBefore(n, document.getElementById('notices') ||
+				    list.querySelector(':scope > .n'));
 				added++;
+			} else {
+				if (!document.getElementById('notices') &&
+				    doc.getElementById('notices'))
+					list.appendChild(document.importNode(
+					    doc.getElementById('notices'), true));
+				list.appendChild(n);
 			}
 			tell(n);
 		});

@@ -45,6 +45,7 @@ struct opts {
 	const char	*journal, *source, *device, *response_id, *text;
 	const char	*via, *dismiss, *seen;
 	bool		 emit, json, notices;
+	bool		 hold;	/* a key before exiting: a popup closes with us */
 	bool		 human;	/* words on a terminal, not JSON */
 };
 
@@ -64,7 +65,7 @@ struct target {
 static const char usage[] =
 "usage: arc-answer [-j journal] [--json] [--response-id id] [--source name]\n"
 "                  [--device-id id] [--emit | --via command] [--seen tag]\n"
-"                  [key [choice | --text text]]\n"
+"                  [--hold] [key [choice | --text text]]\n"
 "       arc-answer [-j journal] [--source name] --dismiss key | --dismiss-notices\n"
 "\n"
 "Answers the question open under key, as a script or a person would.  A\n"
@@ -85,6 +86,9 @@ static const char usage[] =
 "  --seen tag            answer only if the question is still the one whose\n"
 "                        tag (8+ hex digits of its digest, as arc-status\n"
 "                        prints it) was read; else show the new one, exit 1\n"
+"  --hold                at a terminal, wait for a key before exiting, so\n"
+"                        that the outcome can be read (a tmux popup closes\n"
+"                        when arc-answer exits)\n"
 "  --dismiss key         resolve a notice or a settled question as a person\n"
 "  --dismiss-notices     dismiss every active condition not pending\n"
 "  -h, --help            this text\n"
@@ -760,7 +764,7 @@ check_usage(const struct opts *o, int argc, bool *asked)
 			return usage_error(usage, "--dismiss and "
 			    "--dismiss-notices: give one");
 		if (argc > 0 || o->text || o->emit || o->via || o->json ||
-		    o->response_id || o->device || o->seen)
+		    o->response_id || o->device || o->seen || o->hold)
 			return usage_error(usage, "dismissing takes no "
 			    "answer, and only -j and --source");
 		return 0;
@@ -788,11 +792,33 @@ check_usage(const struct opts *o, int argc, bool *asked)
 	if (*asked && o->seen != NULL)
 		return usage_error(usage, "--seen goes with an answer on "
 		    "the command line (asked, the question is shown)");
+	if (o->hold && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    o->json || o->emit))
+		return usage_error(usage, "--hold is for a person at a "
+		    "terminal (not with --json or --emit)");
 	if (*asked && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
 		return usage_error(usage, argc == 0 ? "no key (the "
 		    "picker needs a terminal)" : "no answer: give a choice or "
 		    "--text (or run me on a terminal to be asked)");
 	return 0;
+}
+
+/* --hold: the outcome stays on screen until the person presses a key. */
+static void
+hold_until_key(void)
+{
+	struct tty	 tty;
+	enum tty_key	 k;
+
+	fputs("(any key closes this)", stdout);
+	flush_stdout();
+	if (!tty_start(&tty))
+		return;
+	while ((k = tty_read(&tty)) == TTY_NONE && !tty_pending(&tty))
+		continue;
+	tty_end(&tty);
+	putchar('\n');
+	flush_stdout();
 }
 
 int	answer_main(int, char **);	/* arcmain.c calls it */
@@ -812,6 +838,7 @@ answer_main(int argc, char **argv)
 		{ "dismiss", required_argument, NULL, 'D' },
 		{ "dismiss-notices", no_argument, NULL, 'N' },
 		{ "seen", required_argument, NULL, 'S' },
+		{ "hold", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -835,6 +862,7 @@ answer_main(int argc, char **argv)
 		case 'D': o.dismiss = optarg; break;
 		case 'N': o.notices = true; break;
 		case 'S': o.seen = optarg; break;
+		case 'H': o.hold = true; break;
 		default:
 			if (common_option(ch, usage, &status))
 				return status;
@@ -874,5 +902,7 @@ answer_main(int argc, char **argv)
 		applier_close(&t.ap);
 	else
 		journal_close(&t.j);
+	if (o.hold)
+		hold_until_key();
 	return status;
 }

@@ -758,9 +758,10 @@ desktop_show(struct notifier *nt, struct cond *c, const struct rule *r)
 	buf_putc(&body, '\n');
 	markup(&body, v->shown_key);
 	if (c->question && v->expires_at != NULL) {
-		time_left(left, sizeof(left), v->expires_at,
+		/* the time, not "3m left": a notification stays as shown */
+		deadline_words(left, sizeof(left), v->expires_at,
 		    arc_now_advancing());
-		buf_printf(&body, " \xc2\xb7 %s left", left);
+		buf_printf(&body, " \xc2\xb7 answer by %s", left);
 	}
 	/* its waiter gone (a script's, that may wait again): said */
 	if (c->question && v->waiting == 0)

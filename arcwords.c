@@ -5,6 +5,7 @@
 #include <err.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arc.h"
 #include "arcterm.h"
@@ -48,6 +49,22 @@ time_left(char *out, size_t n, const char *until, const char *now)
 		    (long long)(s % 3600 / 60));
 	else
 		snprintf(out, n, "%lldd", (long long)(s / 86400));
+}
+
+void
+deadline_words(char *out, size_t n, const char *until, const char *now)
+{
+	struct arc_instant	 in;
+	struct tm		 tm;
+	time_t			 t;
+	int64_t			 s;
+
+	if (!rfc3339_parse(until, strlen(until), &in) ||
+	    (t = (time_t)in.seconds) != in.seconds ||
+	    localtime_r(&t, &tm) == NULL || !seconds_until(until, now, &s) ||
+	    strftime(out, n, s >= 0 && s < 86400 ? "%H:%M" :
+	    "%Y-%m-%d %H:%M", &tm) == 0)
+		strlcpy(out, "?", n);
 }
 
 static void

@@ -10,7 +10,7 @@ _arc_options() {
 	case $1 in
 	arc-validate) echo "-q --quiet --report -h --help -V --version" ;;
 	arc-apply) echo "-j=file --journal=file -q --quiet -0 --null --netstrings --answers --off-device --batch=count --retain=duration --compact --archive --keep-history=duration --keep-history-bytes=count --window=duration --salvage=file --mirror --route=command -h --help -V --version" ;;
-	arc-answer) echo "-j=file --journal=file --json --response-id=id --source=text --device-id=id --text=text --emit --via=command --seen=tag --dismiss=key-part --dismiss-notices -h --help -V --version" ;;
+	arc-answer) echo "-j=file --journal=file --json --response-id=id --source=text --device-id=id --text=text --emit --via=command --seen=tag --hold --dismiss=key-part --dismiss-notices -h --help -V --version" ;;
 	arc-wait) echo "-j=file --journal=file -t=duration --timeout=duration --no-receipt -h --help -V --version" ;;
 	arc-status) echo "-j=file --journal=file --json --list --format=format --tmux --show=key-part --history --since=time --until=time --key=key --agent=text --follow --off-device -h --help -V --version" ;;
 	arc-emit) echo "--type=word --key=key --kind=word --title=text --message=text --priority=word --choice=choice --text-max=count --response-kind=word --expires-in=duration --expires-at=rfc3339 --outcome=word --event-id=id --sender-id=id --sender-name=text --sender-version=text --instance-id=id --session-id=id --correlation-id=id --project=text --cwd=file --pid=count --turn-id=id --native-request-id=id --notification-type=word --tmux-pane=text --tmux-socket=file --notice -h --help -V --version" ;;

@@ -212,13 +212,16 @@ press() { # LABEL
 	dunstctl context
 }
 
-@test "a question appears with its agent, project, time left and a button per choice, keyed by its tag" {
+@test "a question appears with its agent, project, deadline and a button per choice, keyed by its tag" {
 	start_notify
 	question deploy >/dev/null
 	eventually shown 1
 	eventually notifies 1
 	grep -q 'string "claude in shop: Deploy"' "$(N)/bus.log"
-	grep -q '1h00m left' "$(N)/bus.log"
+	# the time, in the local zone, not "1h left": what is shown stays
+	local by; by=$(date -d "$(arc-status --json --show deploy | jq -r .interaction.expires_at)" +%H:%M)
+	grep -q "answer by $by" "$(N)/bus.log" || { echo "by $by"; grep -o "answer by[^\"]*" "$(N)/bus.log"; arc-status --json --show deploy; false; }
+	! grep -q ' left' "$(N)/bus.log" || false
 	grep -qE 'string "[0-9a-f]{16}/1"' "$(N)/bus.log"
 	grep -qE 'string "[0-9a-f]{16}/2"' "$(N)/bus.log"
 	grep -q 'string "Allow"' "$(N)/bus.log"
@@ -407,7 +410,7 @@ bus_name_of() { # PID
 	    --message 'rm <i>-rf</i> & "x" <a href="http://e">y</a>' \
 	    --choice 'ok:<u>Yes</u> & go' --choice no:No --expires-in 1h | arc-apply >/dev/null
 	eventually notifies 1
-	body=$(grep -A6 'member=Notify$' "$(N)/bus.log" | sed -n '/string "rm/,/left"/p')
+	body=$(grep -A6 'member=Notify$' "$(N)/bus.log" | sed -n '/string "rm/,/answer by/p')
 	[[ "$body" == *'rm &lt;i&gt;-rf&lt;/i&gt; &amp; &quot;x&quot; &lt;a href=&quot;http://e&quot;&gt;y&lt;/a&gt;'* ]]
 	[[ "$body" == *'1) &lt;u&gt;Yes&lt;/u&gt; &amp; go'* ]]
 	[[ "$body" != *'<i>'* ]]

@@ -421,9 +421,17 @@ snippet() {
 	tmux -L "$OUTER" send-keys 1 Enter
 	for i in $(seq 150); do [ "$(interaction deploy | jq -r .status)" = answered ] && break; sleep 0.1; done
 	[ "$(interaction deploy | jq -r .response.choice_id)" = allow ]
-	# -E: the popup closes once arc-answer exits
+	# --hold: the outcome stays readable in the popup until a key
+	for i in $(seq 150); do [[ "$(outer)" == *"(any key closes this)"* ]] && break; sleep 0.1; done
+	[[ "$(outer)" == *"(any key closes this)"* ]]
+	[[ "$(outer)" == *"deploy: Allow (accepted)"* ]]
+	sleep 0.5
+	[[ "$(outer)" == *"(any key closes this)"* ]]
+	# -E: the popup closes once arc-answer exits, after the key
+	tmux -L "$OUTER" send-keys q
 	for i in $(seq 150); do [[ "$(outer)" != *"Answer 1-2"* ]] && break; sleep 0.1; done
 	[[ "$(outer)" != *"Answer 1-2"* ]]
+	[[ "$(outer)" != *"(any key closes this)"* ]]
 }
 
 # The issue's first case: choices 2:Two 1:One 3:Three.  The prompt showed

@@ -26,7 +26,7 @@ words() {
 	man) MANWIDTH=80 man -l -Tascii "$1" 2>/dev/null ;;
 	mandoc) mandoc -Tascii -Owidth=78 "$1" ;;
 	esac | col -bx | sed '1d;$d' | tr '`' "'" |
-	    sed -E ':a; /[A-Za-z]-$/ { N; s/-\n *([a-z])/\1/; ta }; s/([A-Za-z])-([A-Za-z])/\1\2/g' |
+	    sed -E ':a; /[A-Za-z]-$/ { N; s/-\n *([A-Za-z])/\1/; ta }; s/([A-Za-z])-([A-Za-z])/\1\2/g' |
 	    tr -s ' \n' '\n\n' | sed '/^$/d; s/^--$/-/'
 }
 

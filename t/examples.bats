@@ -43,6 +43,8 @@ EXCLUDED=(
 	'make demo and make check: CI runs them on a fresh Debian root (.ci/run); here make check would run itself'
 	'^apt-get install|^npm view'
 	'installs packages or asks the npm registry: make deps-*, make check-clients'
+	'^1\. the commands'
+	'a list of steps in prose; each step is run in its own section'
 	'^mkdir -p ~/.config/arc'
 	'sets up a systemd user service in your HOME: t/web.bats runs its config under its command, as the person'
 	'^sudo apt-get build-dep'

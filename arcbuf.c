@@ -58,17 +58,21 @@ void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list	 ap;
+	size_t	 room = b->cap > b->len ? b->cap - b->len : 0;
 	int	 n;
 
+	/* Formatted once where it fits, which is nearly always. */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(room > 0 ? b->p + b->len : NULL, room, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		errx(EXIT_SYSTEM, "vsnprintf");
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	(void)vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= room) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		(void)vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
@@ -80,9 +84,15 @@ buf_printf(struct buf *b, const char *fmt, ...)
 void
 buf_json_str(struct buf *b, const char *s, size_t n)
 {
+	/* 1: a byte that is escaped (a control character, '"', '\\') */
+	static const char escaped[256] = {
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		['"'] = 1, ['\\'] = 1
+	};
 	static const char hex[] = "0123456789abcdef";
 	char	*o;
-	size_t	 i;
+	size_t	 i, run;
 
 	if (n > (SIZE_MAX - 3) / 6)
 		errx(EXIT_SYSTEM, "string too long to quote");
@@ -90,13 +100,15 @@ buf_json_str(struct buf *b, const char *s, size_t n)
 	o = b->p + b->len;
 	*o++ = '"';
 	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\') {
-			*o++ = (char)c;
+		/* what needs no escape is copied a run at a time */
+		for (run = i; run < n && !escaped[(unsigned char)s[run]]; run++)
 			continue;
-		}
+		memcpy(o, s + i, run - i);
+		o += run - i;
+		if ((i = run) == n)
+			break;
 		*o++ = '\\';
-		switch (c) {
+		switch (s[i]) {
 		case '"':  *o++ = '"'; break;
 		case '\\': *o++ = '\\'; break;
 		case '\b': *o++ = 'b'; break;
@@ -108,8 +120,8 @@ buf_json_str(struct buf *b, const char *s, size_t n)
 			*o++ = 'u';
 			*o++ = '0';
 			*o++ = '0';
-			*o++ = hex[c >> 4];
-			*o++ = hex[c & 15];
+			*o++ = hex[(unsigned char)s[i] >> 4];
+			*o++ = hex[(unsigned char)s[i] & 15];
 		}
 	}
 	*o++ = '"';

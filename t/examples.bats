@@ -347,3 +347,11 @@ ntfy_check() {	# FILE DIR: saved as a user would, given a question by a curl sta
 	[ ! -e "$BATS_TEST_TMPDIR/out/0004" ]	# "more" ends no block: it opens none
 	[ "$(cat "$BATS_TEST_TMPDIR/out/0003.src")" = "$BATS_TEST_TMPDIR/in/README:3" ]
 }
+
+@test "make demo plays the recording with its deadlines minutes away, as a live agent's, not decades" {
+	run "$BATS_TEST_DIRNAME/../examples/demo"
+	[ "$status" -eq 0 ]
+	grep -qE '^2 waiting, 1 notice, high, next deadline in (9|10)m$' <<<"$output"
+	! grep -qE $'in [0-9]+d$|pending\t2099-' <<<"$output" || false
+	grep -qxF 'producer: the answer is allow' <<<"$output"
+}

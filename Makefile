@@ -11,7 +11,7 @@ WARN	 = -std=c11 -Wall -Wextra -Wpedantic -Werror -Wshadow \
 MULTIARCH != $(CC) -print-multiarch 2>/dev/null || :
 CPPFLAGS += -D_GNU_SOURCE -isystem /usr/include/$(MULTIARCH)/bsd \
 	-isystem /usr/include/bsd -DLIBBSD_OVERLAY
-LDLIBS	+= -lbsd -lmd -lcrypto -lzstd -lm
+LDLIBS	+= -lbsd -lmd -lzstd -lm
 
 COMMANDS = arc-validate arc-apply arc-status arc-wait arc-answer arc-emit arc-acp arc-hook arc-web arc-doctor
 # arc-notify is a binary of its own: it alone links libsystemd (sd-bus)
@@ -62,7 +62,7 @@ COMPLETED = arc-validate arc-apply arc-answer arc-wait arc-status arc-emit \
 # "What each file runs"; t/needs.bats checks it against these lists.  A
 # package counts as there when an installed one provides it (a nodejs
 # from NodeSource provides npm and conflicts with Debian's).
-DEBS_CORE  = libbsd-dev libmd-dev libssl-dev libzstd-dev
+DEBS_CORE  = libbsd-dev libmd-dev libzstd-dev
 DEBS_BUILD = $(DEBS_CORE) libsystemd-dev libcurl4-openssl-dev
 DEBS_DEMO  = $(DEBS_CORE) jq procps
 DEBS_CHECK = $(DEBS_BUILD) jq procps zstd bats python3-jsonschema mandoc strace \

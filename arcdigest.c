@@ -4,40 +4,20 @@
  * identifiers, and a constant-time comparison for the secrets an answer
  * echoes.
  */
-#include <openssl/evp.h>
-#include <err.h>
+#include <sha2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
 
-/*
- * SHA-256 by libcrypto: it uses the CPU's SHA instructions where there are
- * some, several times as fast as a portable one, and every event is
- * hashed (its identity, its canonical form, its question).  The method
- * and the context are made once.
- */
 void
 sha256_hex(const void *data, size_t n, char out[ARC_HEX_DIGEST])
 {
-	static const char	 hex[] = "0123456789abcdef";
-	static EVP_MD		*md;
-	static EVP_MD_CTX	*ctx;
-	unsigned char		 d[EVP_MAX_MD_SIZE];
-	unsigned int		 len, i;
+	SHA2_CTX ctx;
 
-	if (md == NULL && ((md = EVP_MD_fetch(NULL, "SHA256", NULL)) == NULL ||
-	    (ctx = EVP_MD_CTX_new()) == NULL))
-		errx(EXIT_SYSTEM, "libcrypto: no SHA-256");
-	if (EVP_DigestInit_ex2(ctx, md, NULL) != 1 ||
-	    EVP_DigestUpdate(ctx, data, n) != 1 ||
-	    EVP_DigestFinal_ex(ctx, d, &len) != 1 || len != 32)
-		errx(EXIT_SYSTEM, "libcrypto: SHA-256 failed");
-	for (i = 0; i < 32; i++) {
-		out[2 * i] = hex[d[i] >> 4];
-		out[2 * i + 1] = hex[d[i] & 15];
-	}
-	out[64] = '\0';	/* lowercase hex, NUL-terminated */
+	SHA256Init(&ctx);
+	SHA256Update(&ctx, data, n);
+	SHA256End(&ctx, out);	/* lowercase hex, NUL-terminated */
 }
 
 /* 128 random bits, base64url without padding: 22 characters. */

@@ -4,20 +4,25 @@
  * identifiers, and a constant-time comparison for the secrets an answer
  * echoes.
  */
-#include <sha2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arc.h"
+#include "arcsha256.h"
 
 void
 sha256_hex(const void *data, size_t n, char out[ARC_HEX_DIGEST])
 {
-	SHA2_CTX ctx;
+	static const char	 hex[] = "0123456789abcdef";
+	uint8_t			 d[SHA256_BYTES];
+	size_t			 i;
 
-	SHA256Init(&ctx);
-	SHA256Update(&ctx, data, n);
-	SHA256End(&ctx, out);	/* lowercase hex, NUL-terminated */
+	sha256(data, n, d);
+	for (i = 0; i < SHA256_BYTES; i++) {
+		out[2 * i] = hex[d[i] >> 4];
+		out[2 * i + 1] = hex[d[i] & 15];
+	}
+	out[2 * SHA256_BYTES] = '\0';	/* lowercase hex, NUL-terminated */
 }
 
 /* 128 random bits, base64url without padding: 22 characters. */

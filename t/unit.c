@@ -17,6 +17,7 @@
 #include "../arcrecord.h"
 #include "../arcstate.h"
 #include "../arclog.h"
+#include "../arcsha256.h"
 
 static int	 tests, failures;
 
@@ -324,6 +325,69 @@ codec(void)
 	arena_free(&a);
 }
 
+/* ---- SHA-256 (arcsha256.c) ---- */
+
+/*
+ * FIPS 180-2's examples (appendix B), then the processor's path against
+ * libmd's on every length to three blocks and a few longer: the padding
+ * is where a block function's caller goes wrong.
+ */
+static void
+sha(void)
+{
+	static const struct {
+		const char	*text;
+		size_t		 repeat;
+		const char	*hex;
+	} fips[] = {
+		{ "abc", 1, "ba7816bf8f01cfea414140de5dae2223"
+		    "b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+		    "248d6a61d20638b8e5c026930c3e6039"
+		    "a33ce45964ff2167f6ecedd419db06c1" },
+		{ "a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67"
+		    "f1809a48a497200e046d39ccc7112cd0" },
+		{ "", 1, "e3b0c44298fc1c149afbf4c8996fb924"
+		    "27ae41e4649b934ca495991b7852b855" },
+	};
+	static unsigned char	 data[1000000];
+	uint8_t			 a[SHA256_BYTES], b[SHA256_BYTES];
+	char			 hex[ARC_HEX_DIGEST];
+	size_t			 i, k, n, len, bad = 0, lengths[] = { 1000,
+				    4095, 4096, 4097, 65536 };
+	uint32_t		 x = 2463534242u;
+
+	for (i = 0; i < sizeof(fips) / sizeof(fips[0]); i++) {
+		len = strlen(fips[i].text);
+		for (k = 0; k < fips[i].repeat; k++)
+			memcpy(data + k * len, fips[i].text, len);
+		sha256_hex(data, len * fips[i].repeat, hex);
+		check(strcmp(hex, fips[i].hex) == 0, "SHA-256 of FIPS 180-2's "
+		    "\"%.8s\"%s: %s", fips[i].text, fips[i].repeat > 1 ?
+		    " a million times" : "", hex);
+	}
+	for (i = 0; i < sizeof(data); i++) {	/* xorshift32: any bytes */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		data[i] = (unsigned char)x;
+	}
+	for (n = 0; n <= 3 * 64 + 1; n++) {
+		sha256(data, n, a);
+		sha256_portable(data, n, b);
+		bad += memcmp(a, b, sizeof(a)) != 0;
+	}
+	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		sha256(data + i, lengths[i], a);
+		sha256_portable(data + i, lengths[i], b);
+		bad += memcmp(a, b, sizeof(a)) != 0;
+	}
+	check(bad == 0, "SHA-256 %s the same as libmd's on lengths 0 to 193 "
+	    "and five longer, unaligned: %zu differ",
+	    sha256_accelerated() ? "with the processor's SHA instructions is" :
+	    "(no SHA instructions here: libmd's own) is", bad);
+}
+
 int
 main(void)
 {
@@ -334,6 +398,7 @@ main(void)
 	utf8();
 	text();
 	codec();
+	sha();
 	printf("1..%d\n", tests);
 	return failures == 0 ? 0 : 1;
 }

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
+#include <termios.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -803,22 +804,89 @@ check_usage(const struct opts *o, int argc, bool *asked)
 	return 0;
 }
 
-/* --hold: the outcome stays on screen until the person presses a key. */
+/*
+ * --hold: the outcome stays on screen until the person presses a key,
+ * any key (Esc, an arrow: whatever bytes it sends), with the terminal in
+ * its own mode again on every way out, a signal's too.
+ */
+static struct termios	 held_mode;
+
+static void
+hold_signal(int sig)
+{
+	(void)tcsetattr(STDIN_FILENO, TCSANOW, &held_mode);
+	(void)signal(sig, SIG_DFL);
+	(void)raise(sig);
+}
+
 static void
 hold_until_key(void)
 {
-	struct tty	 tty;
-	enum tty_key	 k;
+	static const int	 sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
+	struct sigaction	 sa, old[4];
+	struct termios		 raw;
+	unsigned char		 c[64];
+	size_t			 i;
 
 	fputs("(any key closes this)", stdout);
 	flush_stdout();
-	if (!tty_start(&tty))
+	if (tcgetattr(STDIN_FILENO, &held_mode) == -1)
 		return;
-	while ((k = tty_read(&tty)) == TTY_NONE && !tty_pending(&tty))
-		continue;
-	tty_end(&tty);
+	raw = held_mode;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_cc[VMIN] = 1;
+	raw.c_cc[VTIME] = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = hold_signal;
+	(void)sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 4; i++)
+		(void)sigaction(sigs[i], &sa, &old[i]);
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0) {
+		/* one read takes a key's every byte; EOF or an error ends too */
+		while (read(STDIN_FILENO, c, sizeof(c)) == -1 && errno == EINTR)
+			continue;
+		(void)tcsetattr(STDIN_FILENO, TCSANOW, &held_mode);
+	}
+	for (i = 0; i < 4; i++)
+		(void)sigaction(sigs[i], &old[i], NULL);
 	putchar('\n');
 	flush_stdout();
+}
+
+/* Opens the journal (or the route), answers, closes: the exit status. */
+static int
+answer_run(const struct opts *o, int argc, char **argv, bool asked)
+{
+	struct target	 t;
+	char		*path;
+	int		 status;
+
+	memset(&t, 0, sizeof(t));
+	t.local = !o->emit && o->via == NULL;
+	if (t.local) {
+		if (!target_open(&t, o->journal)) {
+			applier_close(&t.ap);
+			return EXIT_SYSTEM;
+		}
+	} else {
+		t.jr = &t.j;
+		path = journal_default_path(o->journal);
+		if (!journal_open(&t.j, path, false)) {
+			free(path);
+			return EXIT_SYSTEM;
+		}
+		free(path);
+	}
+	if (asked)
+		status = answer_asked(&t, o, argc > 0 ? argv[0] : NULL);
+	else
+		status = answer_given(&t, o, argv[0], argc == 2 ? argv[1] :
+		    NULL);
+	if (t.local)
+		applier_close(&t.ap);
+	else
+		journal_close(&t.j);
+	return status;
 }
 
 int	answer_main(int, char **);	/* arcmain.c calls it */
@@ -844,10 +912,8 @@ answer_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct opts	 o = { .source = "cli" };
-	struct target	 t;
 	bool		 asked = false;
 	int		 ch, status;
-	char		*path;
 
 	while ((ch = getopt_long(argc, argv, "j:hV", longopts, NULL)) != -1) {
 		switch (ch) {
@@ -876,32 +942,8 @@ answer_main(int argc, char **argv)
 	if (o.dismiss != NULL || o.notices)
 		return dismiss(&o);
 	o.human = !o.json && !o.emit && isatty(STDOUT_FILENO);
-
-	memset(&t, 0, sizeof(t));
-	t.local = !o.emit && o.via == NULL;
-	if (t.local) {
-		if (!target_open(&t, o.journal)) {
-			applier_close(&t.ap);
-			return EXIT_SYSTEM;
-		}
-	} else {
-		t.jr = &t.j;
-		path = journal_default_path(o.journal);
-		if (!journal_open(&t.j, path, false)) {
-			free(path);
-			return EXIT_SYSTEM;
-		}
-		free(path);
-	}
-	if (asked)
-		status = answer_asked(&t, &o, argc > 0 ? argv[0] : NULL);
-	else
-		status = answer_given(&t, &o, argv[0], argc == 2 ? argv[1] :
-		    NULL);
-	if (t.local)
-		applier_close(&t.ap);
-	else
-		journal_close(&t.j);
+	status = answer_run(&o, argc, argv, asked);
+	/* held on a failure too: what went wrong is what must be read */
 	if (o.hold)
 		hold_until_key();
 	return status;

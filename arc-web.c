@@ -1080,7 +1080,7 @@ page(const char *journal, const struct offdevice *off, const char *token,
 			shown++;
 	buf_printf(&b, "<h1>%zu question%s waiting</h1>\n", shown,
 	    shown == 1 ? "" : "s");
-	if (*token == '\0' && n > 0)
+	if (*token == '\0')
 		buf_puts(&b, "<p class=\"say\" id=\"nologin\">This page "
 		    "only shows: the web server names no user (REMOTE_USER), "
 		    "so no answer could be taken.  Put a login in front of "

@@ -54,16 +54,30 @@ time_left(char *out, size_t n, const char *until, const char *now)
 void
 deadline_words(char *out, size_t n, const char *until, const char *now)
 {
-	struct arc_instant	 in;
-	struct tm		 tm;
-	time_t			 t;
-	int64_t			 s;
+	struct arc_instant	 in, at;
+	struct tm		 tm, today, tomorrow;
+	time_t			 t, t_now;
+	const char		*form = "%Y-%m-%d %H:%M";
 
 	if (!rfc3339_parse(until, strlen(until), &in) ||
+	    !rfc3339_parse(now, strlen(now), &at) ||
 	    (t = (time_t)in.seconds) != in.seconds ||
-	    localtime_r(&t, &tm) == NULL || !seconds_until(until, now, &s) ||
-	    strftime(out, n, s >= 0 && s < 86400 ? "%H:%M" :
-	    "%Y-%m-%d %H:%M", &tm) == 0)
+	    (t_now = (time_t)at.seconds) != at.seconds ||
+	    localtime_r(&t, &tm) == NULL ||
+	    localtime_r(&t_now, &today) == NULL) {
+		strlcpy(out, "?", n);
+		return;
+	}
+	/* a bare time only on today's date; tomorrow's says so */
+	tomorrow = today;
+	tomorrow.tm_mday++;
+	tomorrow.tm_isdst = -1;
+	if (tm.tm_year == today.tm_year && tm.tm_yday == today.tm_yday)
+		form = "%H:%M";
+	else if (mktime(&tomorrow) != (time_t)-1 &&
+	    tm.tm_year == tomorrow.tm_year && tm.tm_yday == tomorrow.tm_yday)
+		form = "tomorrow %H:%M";
+	if (strftime(out, n, form, &tm) == 0)
 		strlcpy(out, "?", n);
 }
 

@@ -21,9 +21,9 @@
 /* "45s", "12m", "3h20m", "2d": how long until an instant. */
 void	time_left(char *, size_t, const char *until, const char *now);
 /*
- * "18:47" within a day, else "2026-12-09 18:47": an instant in the local
- * zone, for a text that stays on screen (a desktop notification) and so
- * must not say "3m left" for ever.
+ * "18:47" on today's date, "tomorrow 09:30", else "2026-12-09 18:47": an
+ * instant in the local zone, for a text that stays on screen (a desktop
+ * notification) and so must not say "3m left" for ever.
  */
 void	deadline_words(char *, size_t, const char *until, const char *now);
 /*

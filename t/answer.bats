@@ -291,3 +291,21 @@ setup_question() {
 	run --separate-stderr arc-answer deploy allow --text x
 	[ "$status" -eq 2 ]
 }
+
+@test "--hold: the outcome, or what failed, stays until any key (Esc, an arrow); the terminal's mode is given back" {
+	apply <<<"$(created deploy '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
+	# an arrow's three bytes close it, as a letter would
+	on_tty $'\e[A' "arc-answer --hold deploy allow; echo rc=\$?; stty -a"
+	[[ "$output" == *"deploy: Allow (accepted)"*"(any key closes this)"*"rc=0"* ]]
+	grep -qw icanon <<<"$output" && grep -qw echo <<<"$output"
+	# a failure is held too: under a popup it would go with it
+	on_tty $'\e' "arc-answer --hold -j '$BATS_TEST_TMPDIR/typo/journal' deploy allow; echo rc=\$?; stty -a"
+	# (the suite's wrapper copies stderr once the command is done: no order)
+	[[ "$output" == *"no such folder"* ]]
+	[[ "$output" == *"(any key closes this)"*"rc=3"* ]]
+	grep -qw icanon <<<"$output"
+	# nothing typed yet: it is still waiting
+	run bash -c 'sleep 6 | timeout 3 script -qec "arc-answer --hold deploy allow" /dev/null'
+	[ "$status" -eq 124 ]
+	[[ "$output" == *"(any key closes this)"* ]]
+}

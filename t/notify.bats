@@ -219,7 +219,9 @@ press() { # LABEL
 	eventually notifies 1
 	grep -q 'string "claude in shop: Deploy"' "$(N)/bus.log"
 	# the time, in the local zone, not "1h left": what is shown stays
-	local by; by=$(date -d "$(arc-status --json --show deploy | jq -r .interaction.expires_at)" +%H:%M)
+	local at by; at=$(arc-status --json --show deploy | jq -r .interaction.expires_at)
+	by=$(date -d "$at" +%H:%M)
+	[ "$(date -d "$at" +%F)" = "$(date +%F)" ] || by="tomorrow $by"
 	grep -q "answer by $by" "$(N)/bus.log" || { echo "by $by"; grep -o "answer by[^\"]*" "$(N)/bus.log"; arc-status --json --show deploy; false; }
 	! grep -q ' left' "$(N)/bus.log" || false
 	grep -qE 'string "[0-9a-f]{16}/1"' "$(N)/bus.log"

@@ -427,8 +427,8 @@ snippet() {
 	[[ "$(outer)" == *"deploy: Allow (accepted)"* ]]
 	sleep 0.5
 	[[ "$(outer)" == *"(any key closes this)"* ]]
-	# -E: the popup closes once arc-answer exits, after the key
-	tmux -L "$OUTER" send-keys q
+	# -E: the popup closes once arc-answer exits, after the key: Esc too
+	tmux -L "$OUTER" send-keys Escape
 	for i in $(seq 150); do [[ "$(outer)" != *"Answer 1-2"* ]] && break; sleep 0.1; done
 	[[ "$(outer)" != *"Answer 1-2"* ]]
 	[[ "$(outer)" != *"(any key closes this)"* ]]

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../arc.h"
 #include "../arcacpmsg.h"
@@ -18,6 +19,7 @@
 #include "../arcstate.h"
 #include "../arclog.h"
 #include "../arcsha256.h"
+#include "../arcwords.h"
 
 static int	 tests, failures;
 
@@ -388,6 +390,40 @@ sha(void)
 	    "(no SHA instructions here: libmd's own) is", bad);
 }
 
+/* ---- a deadline that stays on screen (arcwords.c) ---- */
+
+static void
+deadlines(void)
+{
+	static const struct {
+		const char	*until, *now, *words;
+	} cases[] = {
+		{ "2026-12-06T21:00:00Z", "2026-12-06T22:00:00Z", "21:00" },
+		{ "2026-12-06T23:59:00Z", "2026-12-06T22:00:00Z", "23:59" },
+		/* under a day away, but tomorrow: never a bare time */
+		{ "2026-12-07T21:00:00Z", "2026-12-06T22:00:00Z",
+		    "tomorrow 21:00" },
+		{ "2026-12-07T00:05:00Z", "2026-12-06T23:55:00Z",
+		    "tomorrow 00:05" },
+		{ "2027-01-01T09:30:00Z", "2026-12-31T10:00:00Z",
+		    "tomorrow 09:30" },
+		{ "2026-12-09T18:47:00Z", "2026-12-06T22:00:00Z",
+		    "2026-12-09 18:47" },
+		{ "not a time", "2026-12-06T22:00:00Z", "?" },
+	};
+	char	 w[32];
+	size_t	 i;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		deadline_words(w, sizeof(w), cases[i].until, cases[i].now);
+		check(strcmp(w, cases[i].words) == 0, "deadline %s at %s: "
+		    "\"%s\" (want \"%s\")", cases[i].until, cases[i].now, w,
+		    cases[i].words);
+	}
+}
+
 int
 main(void)
 {
@@ -399,6 +435,7 @@ main(void)
 	text();
 	codec();
 	sha();
+	deadlines();
 	printf("1..%d\n", tests);
 	return failures == 0 ? 0 : 1;
 }

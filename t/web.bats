@@ -738,7 +738,7 @@ as_host() {
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/arc")" = 401 ]
 	[ "$(curl -s -o /dev/null -w '%{http_code}' -u ann:wrong "$URL/arc")" = 401 ]
 	# nothing but the page: not the password file, not the config
-	for k in /htpasswd /lighttpd.conf /.config/arc/htpasswd /; do
+	for k in /htpasswd /lighttpd.conf /.config/arc/htpasswd / /arcx /arc/x /arc/../htpasswd; do
 		[ "$(curl -s --path-as-is -o /dev/null -w '%{http_code}' -u ann:pw "$URL$k")" = 403 ] ||
 		    { echo "$k served"; return 1; }
 	done

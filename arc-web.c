@@ -710,31 +710,21 @@ notice_card(struct buf *b, const struct item *it, const char *token,
     const char *now)
 {
 	const char	*class = it->ended_q ? "n ended" : "n";
+	/* a mirror's is settled by its host; without a login, nobody's */
+	bool		 form = it->c->route == NULL && *token != '\0';
 
-	if (it->c->route != NULL) {	/* a mirror's: its host decides */
-		buf_printf(b, "<div class=\"%s", class);
-		card_id(b, it);
-		buf_puts(b, "\">");
-		card_head(b, it, now);
-		notice_state(b, it, now);
-		buf_puts(b, "<p class=\"held\">On another host: it is "
-		    "settled there.</p></div>\n");
-		return;
-	}
-	if (*token == '\0') {		/* no login: nobody to dismiss as */
-		buf_printf(b, "<div class=\"%s", class);
-		card_id(b, it);
-		buf_puts(b, "\">");
-		card_head(b, it, now);
-		notice_state(b, it, now);
-		buf_puts(b, "</div>\n");
-		return;
-	}
-	buf_printf(b, "<form class=\"%s\" method=\"post", class);
+	buf_printf(b, form ? "<form class=\"%s\" method=\"post" :
+	    "<div class=\"%s", class);
 	card_id(b, it);
 	buf_puts(b, "\">");
 	card_head(b, it, now);
 	notice_state(b, it, now);
+	if (!form) {
+		buf_puts(b, it->c->route != NULL ? "<p class=\"held\">On "
+		    "another host: it is settled there.</p></div>\n" :
+		    "</div>\n");
+		return;
+	}
 	hidden(b, "op", "dismiss");
 	hidden(b, "key", it->c->key);
 	hidden(b, "token", token);

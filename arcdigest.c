@@ -10,19 +10,27 @@
 #include "arc.h"
 #include "arcsha256.h"
 
+/* n bytes as 2n lowercase hex digits and a NUL. */
+static void
+hex_encode(const uint8_t *p, size_t n, char *out)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = hex[p[i] >> 4];
+		out[2 * i + 1] = hex[p[i] & 15];
+	}
+	out[2 * n] = '\0';
+}
+
 void
 sha256_hex(const void *data, size_t n, char out[ARC_HEX_DIGEST])
 {
-	static const char	 hex[] = "0123456789abcdef";
-	uint8_t			 d[SHA256_BYTES];
-	size_t			 i;
+	uint8_t	 d[SHA256_BYTES];
 
 	sha256(data, n, d);
-	for (i = 0; i < SHA256_BYTES; i++) {
-		out[2 * i] = hex[d[i] >> 4];
-		out[2 * i + 1] = hex[d[i] & 15];
-	}
-	out[2 * SHA256_BYTES] = '\0';	/* lowercase hex, NUL-terminated */
+	hex_encode(d, sizeof(d), out);
 }
 
 /* 128 random bits, base64url without padding: 22 characters. */
@@ -50,17 +58,11 @@ mint_nonce(char out[32])
 void
 mint_id(const char *prefix, char *out, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned char	 r[12];
-	char		 tail[25];
-	size_t		 i;
+	uint8_t	 r[12];
+	char	 tail[2 * sizeof(r) + 1];
 
 	arc4random_buf(r, sizeof(r));
-	for (i = 0; i < sizeof(r); i++) {
-		tail[2 * i] = hex[r[i] >> 4];
-		tail[2 * i + 1] = hex[r[i] & 15];
-	}
-	tail[24] = '\0';
+	hex_encode(r, sizeof(r), tail);
 	strlcpy(out, prefix, n);
 	strlcat(out, tail, n);
 }

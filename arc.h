@@ -71,8 +71,12 @@ struct arena {
 	struct arena_chunk *head;
 };
 void	*arena_alloc(struct arena *, size_t);
+void	 arena_reserve(struct arena *, size_t);	/* faulted in at once */
 void	 arena_reset(struct arena *);	/* keeps the first chunk */
 void	 arena_free(struct arena *);
+
+/* Memory about to be written whole, faulted in by one call (arcbuf.c). */
+void	 mem_prefault(void *, size_t);
 
 /* ---- string views into a line, an arena or a record (arcbuf.c) ---- */
 struct sv {

@@ -269,32 +269,30 @@ get_u8(struct reader *r)
 	return p != NULL ? *p : 0;
 }
 
-/* A string of at most max bytes, copied NUL-terminated into the arena. */
-static char *
-get_str(struct reader *r, struct arena *a, size_t max)
+/* A string of at most max bytes, seen where it is (no NUL inside). */
+static struct sv
+get_sv(struct reader *r, size_t max)
 {
 	uint32_t		 n = get_u32(r);
 	const unsigned char	*p;
-	char			*s;
 
 	if (n > max || (p = take(r, n)) == NULL || memchr(p, '\0', n) != NULL) {
 		r->ok = false;
-		return NULL;
+		return (struct sv){ NULL, 0 };
 	}
-	s = arena_alloc(a, (size_t)n + 1);
-	memcpy(s, p, n);
-	s[n] = '\0';
-	return s;
+	return (struct sv){ (const char *)p, n };
 }
 
-static char *
-get_opt(struct reader *r, struct arena *a, size_t max)
+/* An optional string: a null view when it is absent. */
+static struct sv
+get_opt(struct reader *r, size_t max)
 {
 	unsigned present = get_u8(r);
 
 	if (present > 1)
 		r->ok = false;
-	return present == 1 && r->ok ? get_str(r, a, max) : NULL;
+	return present == 1 && r->ok ? get_sv(r, max) :
+	    (struct sv){ NULL, 0 };
 }
 
 /* A part: inside its line, which ends (at its newline) within offset. */
@@ -319,50 +317,48 @@ get_part(struct reader *r, struct span *sp, uint64_t offset)
 		r->ok = false;
 }
 
-/* A condition as the checkpoint holds it, as a record would put it. */
+/*
+ * A condition as the checkpoint holds it, as a record would put it; its
+ * strings are views into the checkpoint, which state_put copies.
+ */
 static bool
-get_condition(struct reader *r, struct arena *a, struct stored *s,
-    uint64_t offset)
+get_condition(struct reader *r, struct stored *s, uint64_t offset)
 {
 	struct arc_instant	 t;
-	const char		*key, *id, *expires_at, *dismissed, *route;
-	const char		*handover;
+	struct sv		 key, id, expires_at;
 	unsigned		 active, priority, qstatus;
 
 	memset(s, 0, sizeof(*s));
-	key = get_str(r, a, SIZE_MAX);
-	id = get_str(r, a, 31);	/* a condition's notification_id[32] */
+	key = get_sv(r, SIZE_MAX);
+	id = get_sv(r, 31);	/* a condition's notification_id[32] */
 	get_part(r, &s->n, offset);
 	get_part(r, &s->q, offset);
 	active = get_u8(r);
 	priority = get_u8(r);
 	qstatus = get_u8(r);
 	s->changed = (int64_t)get_u64(r);
-	expires_at = get_opt(r, a, SIZE_MAX);
-	dismissed = get_opt(r, a, SIZE_MAX);
-	route = get_opt(r, a, SIZE_MAX);
-	handover = get_opt(r, a, SIZE_MAX);
-	if (!r->ok || key == NULL || key[0] == '\0' || active > 1 ||
+	expires_at = get_opt(r, SIZE_MAX);
+	s->dismissed = get_opt(r, SIZE_MAX);
+	s->route = get_opt(r, SIZE_MAX);
+	s->handover = get_opt(r, SIZE_MAX);
+	if (!r->ok || key.n == 0 || active > 1 ||
 	    priority > P_CRITICAL || qstatus > Q_SUPERSEDED ||
 	    s->n.len == 0 || (qstatus == Q_NONE) != (s->q.len == 0) ||
-	    (expires_at != NULL) != (qstatus == Q_PENDING))
+	    (expires_at.p != NULL) != (qstatus == Q_PENDING))
 		return false;
-	if (expires_at != NULL) {
-		if (!rfc3339_parse(expires_at, strlen(expires_at), &t))
+	if (expires_at.p != NULL) {
+		if (!rfc3339_parse(expires_at.p, expires_at.n, &t))
 			return false;
 		s->ix.due = t.seconds;
 	}
-	s->ix.key = sv_str(key);
-	s->ix.notification_id = sv_str(id);
+	s->ix.key = key;
+	s->ix.notification_id = id;
 	s->ix.nlen = s->n.len;
 	s->ix.qlen = s->q.len;
 	s->ix.active = active == 1;
 	s->ix.priority = (enum priority)priority;
 	s->ix.qstatus = (enum qstatus)qstatus;
-	s->ix.expires_at = sv_str(expires_at);
-	s->dismissed = sv_str(dismissed);
-	s->route = sv_str(route);
-	s->handover = sv_str(handover);
+	s->ix.expires_at = expires_at;
 	return true;
 }
 
@@ -377,9 +373,8 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
     struct checkpoint_head *head)
 {
 	struct reader		 r;
-	struct arena		 a = { 0 };
 	struct stored		 s;
-	const char		*latest;
+	struct sv		 latest;
 	uint64_t		 n, i;
 	uint32_t		 crc;
 
@@ -400,28 +395,28 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
 	head->records = get_u64(&r);
 	head->last = get_u64(&r);
 	head->last_crc = get_u32(&r);
-	latest = get_str(&r, &a, sizeof(head->latest) - 1);
-	if (!r.ok || head->last >= head->offset || (latest[0] != '\0' &&
-	    !rfc3339_parse(latest, strlen(latest), &(struct arc_instant){ 0 })))
-		goto bad;
-	strlcpy(head->latest, latest, sizeof(head->latest));
+	latest = get_sv(&r, sizeof(head->latest) - 1);
+	if (!r.ok || head->last >= head->offset || (latest.n > 0 &&
+	    !rfc3339_parse(latest.p, latest.n, &(struct arc_instant){ 0 })))
+		return false;
+	memcpy(head->latest, latest.p, latest.n);
+	head->latest[latest.n] = '\0';
 	n = get_u64(&r);
 	/* A condition takes more than 64 bytes: a count past that is a lie. */
 	if (!r.ok || n > (uint64_t)(r.end - r.p) / 64)
-		goto bad;
+		return false;
 	state_reserve(st, (size_t)n, 0);
 	for (i = 0; i < n; i++) {
-		arena_reset(&a);
-		/* A key twice is no checkpoint of ours. */
-		if (!get_condition(&r, &a, &s, head->offset) ||
-		    state_find(st, s.ix.key) != NULL || !state_put(st, &s))
-			goto bad;
+		/* A key twice (the count stays) is no checkpoint of ours. */
+		if (!get_condition(&r, &s, head->offset) ||
+		    !state_put(st, &s) || state_count(st) != (size_t)i + 1)
+			return false;
 	}
 	n = get_u64(&r);
 	/* Each event takes 40 bytes: a count past what is left is a lie. */
 	if (!r.ok || n > (uint64_t)(r.end - r.p) / 40 ||
 	    (uint64_t)(r.end - r.p) != n * 40)
-		goto bad;
+		return false;
 	state_reserve(st, 0, (size_t)n);
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < n; i++, r.p += 40) {
@@ -430,9 +425,5 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
 		s.at = (int64_t)le64(r.p + 32);
 		(void)state_put(st, &s);
 	}
-	arena_free(&a);
 	return true;
-bad:
-	arena_free(&a);
-	return false;
 }

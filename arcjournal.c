@@ -816,6 +816,7 @@ load_checkpoint(struct journal *j, uint64_t size)
 		goto done;
 	if ((data = malloc((size_t)sb.st_size + 1)) == NULL)
 		err(EXIT_SYSTEM, "malloc");
+	mem_prefault(data, (size_t)sb.st_size);
 	if (read(fd, data, (size_t)sb.st_size + 1) != sb.st_size)
 		goto done;
 	st = state_new(state_readers_only(j->st));

@@ -153,6 +153,7 @@ seen_presize(struct state *st, uint64_t n)
 		cap *= 2;
 	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
+	mem_prefault(st->seen, cap * sizeof(*st->seen));
 	st->seen_cap = cap;
 }
 
@@ -161,12 +162,22 @@ seen_presize(struct state *st, uint64_t n)
  * order of a table's slots, which a table growing as they come would
  * pile into one run.
  */
+#define KEY_GUESS	32	/* a key's bytes, for the room reserved ahead */
+
 void
 state_reserve(struct state *st, size_t conditions, size_t events)
 {
+	size_t grown = st->cap;
+
 	while (conditions < SIZE_MAX / 8 &&
 	    (conditions + 1) * 4 > st->cap * 3)
 		grow_conditions(st);
+	/* What is coming fills them: faulted in at once, not page by page. */
+	if (st->cap != grown && conditions < SIZE_MAX / 256) {
+		mem_prefault(st->slots, st->cap * sizeof(*st->slots));
+		arena_reserve(&st->pool, conditions *
+		    (sizeof(struct condition) + KEY_GUESS));
+	}
 	if (events > 0)
 		seen_presize(st, (uint64_t)events + 1);
 }

@@ -266,10 +266,11 @@ render(struct follower *f, const struct condition *c, bool expired,
 		handover_line(f, &v, c, has_q ? &r : NULL);
 	} else if (view)
 		buf_puts(&f->v, "null");
-	if (f->off != NULL && parsed) {
+	if (f->off != NULL && parsed)
 		q_goes = offdevice_apply(f->off, &n, has_q ? &r : NULL);
+	if (parsed)	/* parsed once, for the view and for this */
 		rec_write(&f->n, &n, false, true);
-	} else
+	else
 		record_write_full(&f->n, &f->arena, text, false);
 	if (!has_q || !q_goes) {
 		buf_puts(&f->i, "null");

@@ -171,23 +171,76 @@ shape_piece(struct buf *b, struct shape *sh, const char *s, size_t n)
 }
 
 /*
+ * Whether any of a word's eight bytes is one plain text has none of: below
+ * 0x20, above 0x7e, or the backslash.  The byte tests of Sean Anderson's
+ * "Bit Twiddling Hacks" (hasless, hasmore, haszero), each exact as a
+ * yes or no.
+ */
+_Static_assert(VIEW_BLANK_RUN == 8, "plain()'s run of blanks is eight");
+
+#define ONES	0x0101010101010101ULL
+#define HIGHS	0x8080808080808080ULL
+
+static bool
+word_unplain(uint64_t w)
+{
+	uint64_t bs = w ^ (ONES * '\\');
+
+	return (((w - ONES * 0x20) & ~w & HIGHS) |
+	    (((w + ONES * (127 - 0x7e)) | w) & HIGHS) |
+	    ((bs - ONES) & ~bs & HIGHS)) != 0;
+}
+
+/* A word's bytes that are blanks, each as its high bit (exact). */
+static uint64_t
+word_blanks(uint64_t w)
+{
+	uint64_t x = w ^ (ONES * ' ');
+
+	return ~(((x & ~HIGHS) + ~HIGHS) | x | ~HIGHS);
+}
+
+/*
  * Whether the rule leaves s as it is: printable ASCII but the backslash,
  * no run of VIEW_BLANK_RUN blanks, no line break, within max.  Most text
- * is, and is then copied at once rather than a character at a time.
+ * is, and is then copied at once rather than a character at a time; it
+ * is tried eight bytes at a time, a run of blanks counted across words
+ * from the blanks that end one and begin the next.
  */
 static bool
 plain(const char *s, size_t n, size_t max)
 {
-	size_t	 i, blanks = 0;
+	uint64_t	 w, blank, other;
+	size_t		 i, run = 0;
 
 	if (max > 0 && n > max)
 		return false;
-	for (i = 0; i < n; i++) {
+	for (i = 0; n - i >= sizeof(w); i += sizeof(w)) {
+		memcpy(&w, s + i, sizeof(w));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		w = __builtin_bswap64(w);	/* s[i] the lowest byte */
+#endif
+		if (word_unplain(w))
+			return false;
+		blank = word_blanks(w);
+		if (blank == HIGHS) {
+			run += sizeof(w);
+		} else {
+			other = ~blank & HIGHS;
+			run += (size_t)__builtin_ctzll(other) / 8;	/* first */
+			if (run >= VIEW_BLANK_RUN)
+				return false;
+			run = (size_t)__builtin_clzll(other) / 8;	/* last */
+		}
+		if (run >= VIEW_BLANK_RUN)
+			return false;
+	}
+	for (; i < n; i++) {
 		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] >= 0x7f ||
 		    s[i] == '\\')
 			return false;
-		blanks = s[i] == ' ' ? blanks + 1 : 0;
-		if (blanks >= VIEW_BLANK_RUN)
+		run = s[i] == ' ' ? run + 1 : 0;
+		if (run >= VIEW_BLANK_RUN)
 			return false;
 	}
 	return true;
@@ -457,12 +510,16 @@ view_refuses(const struct view_choice *c)
 
 /* ---- the view as JSON ---- */
 
+/* A member: member is its name as JSON has it, comma and colon included. */
+#define json_sv(b, member, v)	json_member((b), (member), \
+	    sizeof(member) - 1, (v))
+
 static void
-json_sv(struct buf *b, const char *name, struct sv v)
+json_member(struct buf *b, const char *member, size_t n, struct sv v)
 {
-	buf_printf(b, ",\"%s\":", name);
+	buf_put(b, member, n);
 	if (v.p == NULL)
-		buf_puts(b, "null");
+		buf_put(b, "null", 4);
 	else
 		buf_json_str(b, v.p, v.n);
 }
@@ -475,21 +532,26 @@ view_json(struct buf *b, const struct view *v, const char *now)
 
 	buf_puts(b, "{\"key\":");
 	buf_json_str(b, v->key.p, v->key.n);
-	json_sv(b, "shown_key", v->shown_key);
-	json_sv(b, "agent", v->agent);
-	json_sv(b, "agent_id", v->agent_id);
-	json_sv(b, "project", v->project);
-	json_sv(b, "session", v->session);
-	json_sv(b, "title", v->title);
-	json_sv(b, "message", v->message);
-	json_sv(b, "kind", v->kind);
-	buf_printf(b, ",\"priority\":\"%s\"", priority_name(v->priority));
+	json_sv(b, ",\"shown_key\":", v->shown_key);
+	json_sv(b, ",\"agent\":", v->agent);
+	json_sv(b, ",\"agent_id\":", v->agent_id);
+	json_sv(b, ",\"project\":", v->project);
+	json_sv(b, ",\"session\":", v->session);
+	json_sv(b, ",\"title\":", v->title);
+	json_sv(b, ",\"message\":", v->message);
+	json_sv(b, ",\"kind\":", v->kind);
+	buf_puts(b, ",\"priority\":\"");
+	buf_puts(b, priority_name(v->priority));
+	buf_putc(b, '"');
 	if (!v->has_q) {
 		buf_puts(b, ",\"question\":null}");
 		return;
 	}
-	buf_printf(b, ",\"question\":{\"status\":\"%s\",\"tag\":\"%s\"",
-	    qstatus_name(v->qs), v->tag);
+	buf_puts(b, ",\"question\":{\"status\":\"");
+	buf_puts(b, qstatus_name(v->qs));
+	buf_puts(b, "\",\"tag\":\"");
+	buf_puts(b, v->tag);
+	buf_putc(b, '"');
 	buf_puts(b, ",\"kind\":");
 	buf_json_cstr(b, v->answer_kind);
 	buf_puts(b, ",\"expires_at\":");
@@ -505,16 +567,17 @@ view_json(struct buf *b, const struct view *v, const char *now)
 	for (i = 0; i < v->nchoices; i++) {
 		buf_puts(b, i > 0 ? ",{\"id\":" : "{\"id\":");
 		buf_json_str(b, v->choices[i].id.p, v->choices[i].id.n);
-		json_sv(b, "label", v->choices[i].label);
-		json_sv(b, "detail", v->choices[i].detail);
+		json_sv(b, ",\"label\":", v->choices[i].label);
+		json_sv(b, ",\"detail\":", v->choices[i].detail);
 		buf_putc(b, '}');
 	}
-	buf_printf(b, "],\"withheld\":%s,\"answerable\":%s",
-	    v->withheld ? "true" : "false",
-	    view_answerable(v) ? "true" : "false");
-	buf_printf(b, ",\"waiting\":%s", v->waiting < 0 ? "null" :
-	    v->waiting ? "true" : "false");
-	json_sv(b, "handover", v->handover);
+	buf_puts(b, "],\"withheld\":");
+	buf_puts(b, v->withheld ? "true" : "false");
+	buf_puts(b, ",\"answerable\":");
+	buf_puts(b, view_answerable(v) ? "true" : "false");
+	buf_puts(b, ",\"waiting\":");
+	buf_puts(b, v->waiting < 0 ? "null" : v->waiting ? "true" : "false");
+	json_sv(b, ",\"handover\":", v->handover);
 	buf_puts(b, "}}");
 }
 

@@ -19,6 +19,7 @@
 #include "../arcstate.h"
 #include "../arclog.h"
 #include "../arcsha256.h"
+#include "../arcview.h"
 #include "../arcwords.h"
 
 static int	 tests, failures;
@@ -217,6 +218,80 @@ utf8(void)
 	check(b.len == 6 && memcmp(b.p, "abc" UTF8_CUT, 6) == 0,
 	    "UTF-8: an ACP text cut to 4 characters: 3 and the mark");
 	buf_free(&b);
+}
+
+/*
+ * ---- the one rule for producer text (arcview.h), at every offset ----
+ * Text the rule leaves alone is tried eight bytes at a time: a byte it
+ * changes, or a run of VIEW_BLANK_RUN blanks, must be caught wherever it
+ * falls in a word, and across two.
+ */
+static bool
+view_safe_keeps(const char *in, size_t n)
+{
+	struct buf	 b = { 0 };
+	bool		 same;
+
+	view_safe(&b, in, n, 0, false);
+	same = b.len == n && memcmp(b.p, in, n) == 0;
+	buf_free(&b);
+	return same;
+}
+
+static bool
+view_safe_has(const char *in, size_t n, const char *what, size_t wn)
+{
+	struct buf	 b = { 0 };
+	bool		 has;
+
+	view_safe(&b, in, n, 0, false);
+	has = memmem(b.p != NULL ? b.p : "", b.len, what, wn) != NULL;
+	buf_free(&b);
+	return has;
+}
+
+static void
+view_rule(void)
+{
+	/* a C0 control, ESC, DEL, a C1 byte, bytes that are not UTF-8 */
+	static const unsigned char	 changed[] = { 0x01, 0x0a, 0x1b, 0x1f,
+	    0x7f, 0x80, 0x9b, 0xc3, 0xff, '\\' };
+	char				 s[25], blanks[VIEW_BLANK_RUN];
+	size_t				 at, i, n, kept = 0, caught = 0;
+	size_t				 marked = 0, tried = 0;
+
+	memset(blanks, ' ', sizeof(blanks));
+	for (n = 0; n <= 24; n++) {
+		memset(s, 'a', n);
+		for (i = 0; i < n; i++)
+			s[i] = "Printable ASCII: ~!{}[]"[i % 23];
+		kept += view_safe_keeps(s, n);
+	}
+	check(kept == 25, "view rule: printable ASCII of 0 to 24 bytes is "
+	    "kept as it is (%zu of 25)", kept);
+	for (at = 0; at < 24; at++)
+		for (i = 0; i < sizeof(changed); i++, tried++) {
+			memset(s, 'a', 24);
+			s[at] = (char)changed[i];
+			/* (the backslash's escape is made of backslashes) */
+			caught += !view_safe_keeps(s, 24) &&
+			    (changed[i] == '\\' ||
+			    !view_safe_has(s, 24, (char *)&changed[i], 1));
+		}
+	check(caught == tried, "view rule: a control, DEL, a byte that is not "
+	    "UTF-8 or a backslash, at any of 24 offsets, never comes out as "
+	    "it is (%zu of %zu)", caught, tried);
+	for (at = 0; at + VIEW_BLANK_RUN <= 24; at++) {
+		memset(s, 'a', 24);
+		memcpy(s + at, blanks, VIEW_BLANK_RUN);
+		marked += !view_safe_has(s, 24, blanks, VIEW_BLANK_RUN);
+		memset(s, 'a', 24);
+		memcpy(s + at, blanks, VIEW_BLANK_RUN - 1);
+		marked += view_safe_keeps(s, 24);
+	}
+	check(marked == 2 * (24 - VIEW_BLANK_RUN + 1), "view rule: a run of "
+	    "%d blanks at any offset is a mark, one fewer is kept (%zu of %d)",
+	    VIEW_BLANK_RUN, marked, 2 * (24 - VIEW_BLANK_RUN + 1));
 }
 
 /* ---- safe text and the cut at a character (arcterm.c) ---- */
@@ -433,6 +508,7 @@ main(void)
 	durations();
 	utf8();
 	text();
+	view_rule();
 	codec();
 	sha();
 	deadlines();

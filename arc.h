@@ -40,6 +40,36 @@
 #define EXIT_SYSTEM	3
 #define EXIT_TIMEOUT	124
 
+/*
+ * ---- byte tests on eight bytes at once ----
+ * For the scans that copy what needs no change a run at a time: whether
+ * any byte of a word is below n (n <= 128), above n (n <= 127), or c.
+ * Sean Anderson's "Bit Twiddling Hacks" (hasless, hasmore, haszero of
+ * w ^ c), each exact as a yes or no, whatever the byte order.
+ */
+#define WORD_ONES	UINT64_C(0x0101010101010101)
+#define WORD_HIGHS	UINT64_C(0x8080808080808080)
+
+static inline bool
+word_has_below(uint64_t w, unsigned n)
+{
+	return ((w - WORD_ONES * n) & ~w & WORD_HIGHS) != 0;
+}
+
+static inline bool
+word_has_above(uint64_t w, unsigned n)
+{
+	return (((w + WORD_ONES * (127 - n)) | w) & WORD_HIGHS) != 0;
+}
+
+static inline bool
+word_has(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (WORD_ONES * c);
+
+	return ((x - WORD_ONES) & ~x & WORD_HIGHS) != 0;
+}
+
 /* ---- growable byte buffer, the one way output is built ---- */
 struct buf {
 	char	*p;
@@ -62,6 +92,8 @@ buf_putc(struct buf *b, char c)
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_json_str(struct buf *, const char *, size_t);	/* RFC 8785 escaping */
+void	 buf_u64(struct buf *, uint64_t);	/* in decimal */
+void	 buf_i64(struct buf *, int64_t);
 void	 buf_json_cstr(struct buf *, const char *);	/* NULL prints null */
 void	 buf_free(struct buf *);
 

@@ -151,8 +151,11 @@ result_line(struct buf *out, struct arena *a, uint64_t lineno,
     const struct change *ch, const struct current *cur,
     const struct offdevice *off)
 {
-	buf_printf(out, "{\"line\":%llu,\"status\":%d,",
-	    (unsigned long long)lineno, v->status);
+	buf_puts(out, "{\"line\":");
+	buf_u64(out, lineno);
+	buf_puts(out, ",\"status\":");
+	buf_i64(out, v->status);
+	buf_putc(out, ',');
 	if (v->replayed)
 		buf_puts(out, "\"replayed\":true,");
 	buf_puts(out, "\"event_id\":");

@@ -39,6 +39,10 @@ utf16_cmp(const char *a, size_t an, const char *b, size_t bn)
 	const unsigned char *q = (const unsigned char *)b, *qe = q + bn;
 	unsigned x2 = 0, y2 = 0, x, y;
 
+	/* ASCII sorts by its bytes as by its code units: that much at once */
+	for (; p < pe && q < qe && *p < 0x80 && *q < 0x80; p++, q++)
+		if (*p != *q)
+			return *p < *q ? -1 : 1;
 	while ((p < pe || x2) && (q < qe || y2)) {
 		unsigned xs, ys;
 		if (x2) {
@@ -84,6 +88,32 @@ byte_member_cmp(const void *a, const void *b)
 	if (c != 0)
 		return c;
 	return x->namelen < y->namelen ? -1 : x->namelen > y->namelen;
+}
+
+/*
+ * An object's members in order: the few an event's objects have by
+ * insertion, in place (qsort's merge sort allocates and calls through a
+ * pointer at every step), more by qsort.  Names in an object are unique.
+ */
+#define FEW_MEMBERS	16
+
+static void
+sort_members(const struct jmember **m, size_t n,
+    int (*cmp)(const void *, const void *))
+{
+	const struct jmember	*t;
+	size_t			 i, j;
+
+	if (n > FEW_MEMBERS) {
+		qsort(m, n, sizeof(*m), cmp);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		t = m[i];
+		for (j = i; j > 0 && cmp(&m[j - 1], &t) > 0; j--)
+			m[j] = m[j - 1];
+		m[j] = t;
+	}
 }
 
 /*
@@ -179,7 +209,7 @@ jq_string(struct buf *b, const char *s, size_t n)
 void
 json_write(struct buf *b, const struct jval *v, unsigned form)
 {
-	const struct jmember	**m;
+	const struct jmember	 *few[FEW_MEMBERS], **m;
 	size_t			  i;
 
 	if (v == NULL) {
@@ -214,14 +244,15 @@ json_write(struct buf *b, const struct jval *v, unsigned form)
 		buf_putc(b, ']');
 		return;
 	case J_OBJECT:
-		if ((m = calloc(v->n ? v->n : 1, sizeof(*m))) == NULL)
+		m = v->n <= FEW_MEMBERS ? few : calloc(v->n, sizeof(*m));
+		if (m == NULL)
 			err(EXIT_SYSTEM, "calloc");
 		for (i = 0; i < v->n; i++)
 			m[i] = &v->members[i];
 		if (form & JSON_CANONICAL)
-			qsort(m, v->n, sizeof(*m), canonical_member_cmp);
+			sort_members(m, v->n, canonical_member_cmp);
 		else if (form & JSON_SORTED)
-			qsort(m, v->n, sizeof(*m), byte_member_cmp);
+			sort_members(m, v->n, byte_member_cmp);
 		buf_putc(b, '{');
 		for (i = 0; i < v->n; i++) {
 			if (i)
@@ -234,7 +265,8 @@ json_write(struct buf *b, const struct jval *v, unsigned form)
 			json_write(b, m[i]->value, form);
 		}
 		buf_putc(b, '}');
-		free(m);
+		if (m != few)
+			free(m);
 		return;
 	}
 }

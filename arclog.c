@@ -28,9 +28,14 @@
 static void
 log_seal(struct buf *b, size_t start)
 {
-	uint32_t crc = crc32c(b->p + start, b->len - start);
+	static const char	 hex[] = "0123456789abcdef";
+	uint32_t		 crc = crc32c(b->p + start, b->len - start);
+	char			 tail[] = CRC_TAIL "00000000\"}\n";
+	size_t			 i, at = sizeof(CRC_TAIL) - 1;
 
-	buf_printf(b, CRC_TAIL "%08x\"}\n", crc);
+	for (i = 0; i < 8; i++)
+		tail[at + i] = hex[(crc >> (28 - 4 * i)) & 15];
+	buf_put(b, tail, sizeof(tail) - 1);
 }
 
 /* The frame's tail, FRAME_LEN bytes: its shape, and the CRC-32C it holds. */
@@ -153,14 +158,20 @@ index_write(struct buf *b, const struct record_index *ix)
 	buf_puts(b, "{\"key\":");
 	buf_json_str(b, ix->key.p, ix->key.n);
 	if (ix->nlen > 0) {
-		buf_printf(b, ",\"notification\":[%lu,", (unsigned long)ix->nlen);
+		buf_puts(b, ",\"notification\":[");
+		buf_u64(b, ix->nlen);
+		buf_putc(b, ',');
 		buf_json_str(b, ix->notification_id.p, ix->notification_id.n);
-		buf_printf(b, ",\"%s\",\"%s\"]", ix->active ? "active" :
-		    "resolved", priority_name(ix->priority));
+		buf_puts(b, ix->active ? ",\"active\",\"" : ",\"resolved\",\"");
+		buf_puts(b, priority_name(ix->priority));
+		buf_puts(b, "\"]");
 	}
 	if (ix->qlen > 0) {
-		buf_printf(b, ",\"interaction\":[%lu,\"%s\"",
-		    (unsigned long)ix->qlen, qstatus_name(ix->qstatus));
+		buf_puts(b, ",\"interaction\":[");
+		buf_u64(b, ix->qlen);
+		buf_puts(b, ",\"");
+		buf_puts(b, qstatus_name(ix->qstatus));
+		buf_putc(b, '"');
 		if (ix->expires_at.p != NULL) {
 			buf_putc(b, ',');
 			buf_json_str(b, ix->expires_at.p, ix->expires_at.n);
@@ -499,8 +510,11 @@ log_seen_item(const struct jval *list, size_t i, uint8_t ident[16],
 static void
 envelope(struct buf *out, uint64_t seq, uint64_t durable, const char *at)
 {
-	buf_printf(out, "{\"seq\":%llu,\"durable\":%llu,\"at\":",
-	    (unsigned long long)seq, (unsigned long long)durable);
+	buf_puts(out, "{\"seq\":");
+	buf_u64(out, seq);
+	buf_puts(out, ",\"durable\":");
+	buf_u64(out, durable);
+	buf_puts(out, ",\"at\":");
 	buf_json_cstr(out, at);
 }
 
@@ -600,7 +614,8 @@ log_encode_kept(struct buf *out, uint64_t seq, uint64_t durable,
 	size_t			start = out->len;
 
 	envelope(out, seq, durable, at);
-	buf_printf(out, ",\"since\":%lld", (long long)c->changed);
+	buf_puts(out, ",\"since\":");
+	buf_i64(out, c->changed);
 	buf_puts(out, ",\"index\":");
 	condition_index(c, &ix);
 	index_write(out, &ix);
@@ -649,7 +664,13 @@ log_encode_seen(struct buf *out, size_t *start, size_t *in_record,
 	} else {
 		buf_putc(out, ',');
 	}
-	buf_printf(out, "[\"%s\",\"%s\",%lld]", h, c, (long long)seconds);
+	buf_puts(out, "[\"");
+	buf_puts(out, h);
+	buf_puts(out, "\",\"");
+	buf_puts(out, c);
+	buf_puts(out, "\",");
+	buf_i64(out, seconds);
+	buf_putc(out, ']');
 	(*in_record)++;
 }
 

@@ -170,34 +170,23 @@ shape_piece(struct buf *b, struct shape *sh, const char *s, size_t n)
 	}
 }
 
-/*
- * Whether any of a word's eight bytes is one plain text has none of: below
- * 0x20, above 0x7e, or the backslash.  The byte tests of Sean Anderson's
- * "Bit Twiddling Hacks" (hasless, hasmore, haszero), each exact as a
- * yes or no.
- */
 _Static_assert(VIEW_BLANK_RUN == 8, "plain()'s run of blanks is eight");
 
-#define ONES	0x0101010101010101ULL
-#define HIGHS	0x8080808080808080ULL
-
+/* Whether any of a word's bytes is one plain text has none of. */
 static bool
 word_unplain(uint64_t w)
 {
-	uint64_t bs = w ^ (ONES * '\\');
-
-	return (((w - ONES * 0x20) & ~w & HIGHS) |
-	    (((w + ONES * (127 - 0x7e)) | w) & HIGHS) |
-	    ((bs - ONES) & ~bs & HIGHS)) != 0;
+	return word_has_below(w, 0x20) || word_has_above(w, 0x7e) ||
+	    word_has(w, '\\');
 }
 
 /* A word's bytes that are blanks, each as its high bit (exact). */
 static uint64_t
 word_blanks(uint64_t w)
 {
-	uint64_t x = w ^ (ONES * ' ');
+	uint64_t x = w ^ (WORD_ONES * ' ');
 
-	return ~(((x & ~HIGHS) + ~HIGHS) | x | ~HIGHS);
+	return ~(((x & ~WORD_HIGHS) + ~WORD_HIGHS) | x | ~WORD_HIGHS);
 }
 
 /*
@@ -223,10 +212,10 @@ plain(const char *s, size_t n, size_t max)
 		if (word_unplain(w))
 			return false;
 		blank = word_blanks(w);
-		if (blank == HIGHS) {
+		if (blank == WORD_HIGHS) {
 			run += sizeof(w);
 		} else {
-			other = ~blank & HIGHS;
+			other = ~blank & WORD_HIGHS;
 			run += (size_t)__builtin_ctzll(other) / 8;	/* first */
 			if (run >= VIEW_BLANK_RUN)
 				return false;

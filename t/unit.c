@@ -90,6 +90,42 @@ canon(const char *in, const char *want, const char *what)
 	arena_free(&a);
 }
 
+/*
+ * RFC 8785 3.2.2.2's string escapes, wherever the byte falls: the
+ * escaping scan steps over eight bytes at a time, so each is tried at
+ * each of 24 offsets and the result held to the RFC's form, built here.
+ */
+static void
+escapes_at_offsets(void)
+{
+	static const struct { char c; const char *as; } esc[] = {
+		{ '"', "\\\"" }, { '\\', "\\\\" }, { '\b', "\\b" },
+		{ '\f', "\\f" }, { '\n', "\\n" }, { '\r', "\\r" },
+		{ '\t', "\\t" }, { '\0', "\\u0000" }, { 0x01, "\\u0001" },
+		{ 0x1f, "\\u001f" },
+	};
+	struct buf	 b = { 0 };
+	char		 in[24], want[64];
+	size_t		 at, i, right = 0, tried = 0;
+
+	for (at = 0; at < sizeof(in); at++)
+		for (i = 0; i < sizeof(esc) / sizeof(esc[0]); i++, tried++) {
+			memset(in, 'x', sizeof(in));
+			in[at] = esc[i].c;
+			snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)at,
+			    in, esc[i].as, (int)(sizeof(in) - at - 1),
+			    in + at + 1);
+			b.len = 0;
+			buf_json_str(&b, in, sizeof(in));
+			right += b.len == strlen(want) &&
+			    memcmp(b.p, want, b.len) == 0;
+		}
+	buf_free(&b);
+	check(right == tried, "RFC 8785: each escaped character at each of "
+	    "24 offsets, escaped as 3.2.2.2 has it (%zu of %zu)", right,
+	    tried);
+}
+
 static void
 canonical(void)
 {
@@ -504,6 +540,7 @@ main(void)
 {
 	crc();
 	canonical();
+	escapes_at_offsets();
 	times();
 	durations();
 	utf8();

@@ -19,7 +19,11 @@
 #include "arc.h"
 #include "arcbell.h"
 
-#define BELL_SIZE	64	/* two words, and room to grow */
+#define BELL_SIZE	64	/* two words, then the durable end */
+#define MARK_AT		8
+
+_Static_assert(MARK_AT + sizeof(struct bell_mark) <= BELL_SIZE,
+    "the durable end fits the bell");
 
 /* The word this process sleeps on, for bell_interrupt(). */
 static _Atomic uint32_t *volatile sleeping_on;
@@ -123,4 +127,20 @@ bell_interrupt(void)
 		(void)futex(&word[0], FUTEX_WAKE, INT_MAX, NULL);
 	}
 	errno = saved;
+}
+
+void
+bell_mark(struct bell *w, const struct bell_mark *m)
+{
+	if (w->word != NULL)
+		memcpy((char *)w->word + MARK_AT, m, sizeof(*m));
+}
+
+bool
+bell_marked(struct bell *w, struct bell_mark *m)
+{
+	if (w->word == NULL)
+		return false;
+	memcpy(m, (char *)w->word + MARK_AT, sizeof(*m));
+	return m->end != 0;
 }

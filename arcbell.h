@@ -8,8 +8,13 @@
  * inotify instance waits for the kernel's grace period (8-23 ms measured
  * here): so the waiter hands an answer over and exits without that wait.
  *
- * The file holds no data of the journal's; anyone who may write the
- * journal's folder may ring it.  A ring tells only "look again".
+ * Past the two words, the journal's durable end as its last writer
+ * synced it (bell_mark): a reader that has read to that very end, of
+ * that very file, need not sync it again before it acts.
+ *
+ * The file is its owner's alone (mode 0600, refused otherwise), as the
+ * journal is.  A ring tells only "look again"; a mark is trusted only
+ * when the bytes it names are there, in the same file, at the same end.
  */
 #ifndef ARCBELL_H
 #define ARCBELL_H
@@ -47,5 +52,20 @@ bool		 bell_sleep(struct bell *, uint32_t seen, int64_t ms);
  * sleeps on, so the other sleepers look once more for nothing).
  */
 void		 bell_interrupt(void);
+
+/*
+ * The journal's durable end: the file (device, inode), the offset its
+ * records are durable to, and the bytes that end there (a record's
+ * frame, whose CRC names it).  Set by a writer after its fdatasync,
+ * under the journal's exclusive lock; read under the shared lock.
+ */
+#define BELL_TAIL	32
+struct bell_mark {
+	uint64_t	 dev, ino, end;
+	unsigned char	 tail[BELL_TAIL];
+};
+void		 bell_mark(struct bell *, const struct bell_mark *);
+/* false: no bell, or no mark on it yet. */
+bool		 bell_marked(struct bell *, struct bell_mark *);
 
 #endif /* ARCBELL_H */

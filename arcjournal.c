@@ -351,6 +351,7 @@ refuse:
 
 static void	maybe_checkpoint(struct journal *);
 static bool	catch_up(struct journal *);
+static bool	durable_as_marked(struct journal *);
 
 bool
 journal_open(struct journal *j, const char *path, bool writable)
@@ -1040,12 +1041,13 @@ catch_up(struct journal *j)
 	}
 	/*
 	 * What another process wrote may not be on disk yet (it may have
-	 * died before its sync): it is synced before anything acts on it.
-	 * A failed sync is not retried: the page cache may already have
-	 * dropped what it could not write.
+	 * died before its sync): it is synced before anything acts on it,
+	 * unless its writer's mark on the bell says this very end was
+	 * synced.  A failed sync is not retried: the page cache may already
+	 * have dropped what it could not write.
 	 */
 	if (j->records > records && !j->salvage) {
-		if (fdatasync(j->fd) == -1) {
+		if (!durable_as_marked(j) && fdatasync(j->fd) == -1) {
 			warn("%s: cannot sync what another process wrote",
 			    j->path);
 			return false;
@@ -1263,15 +1265,56 @@ journal_record(struct journal *j, const char *at, const struct change *ch)
 
 static bool	append(struct journal *, bool sync);
 
-/* What is durable now is worth a look: every waiter looks again. */
-static void
-journal_ring(struct journal *j)
+/* The journal's bell, opened once when first wanted (NULL word: none). */
+static struct bell *
+journal_bell(struct journal *j)
 {
 	if (!j->bell_tried) {
 		j->bell_tried = true;
 		(void)bell_open(&j->bell, j->path);
 	}
-	bell_ring(&j->bell);
+	return &j->bell;
+}
+
+/* What is durable now is worth a look: every waiter looks again. */
+static void
+journal_ring(struct journal *j)
+{
+	bell_ring(journal_bell(j));
+}
+
+/*
+ * The end just synced, for the readers after us (arcbell.h): this file,
+ * this offset, the bytes that end there.
+ */
+static void
+mark_durable(struct journal *j, const char *written, size_t n)
+{
+	struct bell_mark m = { (uint64_t)j->dev, (uint64_t)j->ino, j->offset,
+	    { 0 } };
+
+	if (n < BELL_TAIL)
+		return;	/* a record is longer: not one, then */
+	memcpy(m.tail, written + n - BELL_TAIL, BELL_TAIL);
+	bell_mark(journal_bell(j), &m);
+}
+
+/*
+ * Whether what was read is durable already: the bell's mark names this
+ * file and the very end read, and the bytes before it are the ones it
+ * names.  Then the sync that follows a catch-up is not needed.
+ */
+static bool
+durable_as_marked(struct journal *j)
+{
+	struct bell_mark	 m;
+	unsigned char		 tail[BELL_TAIL];
+
+	return j->offset >= BELL_TAIL && bell_marked(journal_bell(j), &m) &&
+	    m.dev == (uint64_t)j->dev && m.ino == (uint64_t)j->ino &&
+	    m.end == j->offset && pread(j->fd, tail, sizeof(tail),
+	    (off_t)(j->offset - BELL_TAIL)) == (ssize_t)sizeof(tail) &&
+	    memcmp(tail, m.tail, sizeof(tail)) == 0;
 }
 
 /*
@@ -1321,8 +1364,10 @@ append(struct journal *j, bool sync)
 	j->last_start = start + h.len + (last != NULL ?
 	    (uint64_t)(last - j->batch.p) + 1 : 0);
 	j->offset = start + h.len + j->batch.len;
-	if (sync)
+	if (sync) {
 		j->durable = j->seq;
+		mark_durable(j, j->batch.p, j->batch.len);
+	}
 	j->batch.len = 0;
 	buf_free(&h);
 	journal_ring(j);

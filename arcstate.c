@@ -141,6 +141,8 @@ grow_conditions(struct state *st)
 	free(old);
 }
 
+#define PREFAULT_SLOTS	4096	/* a table this large is faulted in at once */
+
 /* A writer's index of events, sized for about n of them from the start. */
 static void
 seen_presize(struct state *st, uint64_t n)
@@ -153,7 +155,8 @@ seen_presize(struct state *st, uint64_t n)
 		cap *= 2;
 	if ((st->seen = calloc(cap, sizeof(*st->seen))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
-	mem_prefault(st->seen, cap * sizeof(*st->seen));
+	if (cap >= PREFAULT_SLOTS)
+		mem_prefault(st->seen, cap * sizeof(*st->seen));
 	st->seen_cap = cap;
 }
 
@@ -172,8 +175,12 @@ state_reserve(struct state *st, size_t conditions, size_t events)
 	while (conditions < SIZE_MAX / 8 &&
 	    (conditions + 1) * 4 > st->cap * 3)
 		grow_conditions(st);
-	/* What is coming fills them: faulted in at once, not page by page. */
-	if (st->cap != grown && conditions < SIZE_MAX / 256) {
+	/*
+	 * What is coming fills them: faulted in at once, not page by page
+	 * (a small table's few pages are not worth the call).
+	 */
+	if (st->cap != grown && st->cap >= PREFAULT_SLOTS &&
+	    conditions < SIZE_MAX / 256) {
 		mem_prefault(st->slots, st->cap * sizeof(*st->slots));
 		arena_reserve(&st->pool, conditions *
 		    (sizeof(struct condition) + KEY_GUESS));

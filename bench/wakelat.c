@@ -1,14 +1,24 @@
 /*
  * Answer-to-wake latency of arc-wait: for each question, start arc-wait,
  * let it block, answer with arc-answer, and stamp (CLOCK_REALTIME) the
- * moment arc-wait's output arrives on our pipe.  The latency runs from the
- * answer's accepted_at, taken just before its record is written and
- * synced, so it includes the fsync.  The hand-over runs from the answer
- * durable (arc-answer's result on our pipe: it prints only after its
- * fdatasync) until arc-wait has exited and is reaped, what a producer
- * blocked on arc-wait waits for.
+ * moment arc-wait's output arrives on our pipe.
+ *
+ * The latency runs from the moment the answer's writer may write: this
+ * harness holds a shared lock on the journal while arc-answer starts, so
+ * that arc-answer waits at its exclusive lock, and lets it go at a time
+ * it stamps itself.  From there on the answer's record is written and
+ * synced, the bell rung, arc-wait woken, and its line read and printed.
+ * The answer's accepted_at (taken under the lock, just before its record
+ * is written) is in whole milliseconds, which alone adds half of one to
+ * a median of latencies counted from it; that figure is printed too.
+ * The hand-over runs from the answer durable (arc-answer's result on our
+ * pipe: it prints only after its fdatasync) until arc-wait has exited and
+ * is reaped, what a producer blocked on arc-wait waits for.
  * usage: wakelat JOURNAL COUNT   (questions w1..wCOUNT already pending)
  */
+#include <sys/file.h>
+
+#include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -78,6 +88,7 @@ main(int argc, char **argv)
 	int n = argc > 2 ? atoi(argv[2]) : 200, i, fw, fa;
 	double *lat = calloc((size_t)n, sizeof(double));
 	double *hand = calloc((size_t)n, sizeof(double));
+	double *from_lock = calloc((size_t)n, sizeof(double));
 	char key[32], buf[8192];
 
 	for (i = 0; i < n; i++) {
@@ -85,8 +96,9 @@ main(int argc, char **argv)
 		struct timespec settle = { 0, 30 * 1000 * 1000 };
 		size_t got = 0;
 		ssize_t r;
-		double woke, durable, exited;
+		double woke, durable, exited, let_go;
 		pid_t w, a;
+		int lock;
 
 		snprintf(key, sizeof(key), "w%d", i + 1);
 		char *wait_argv[] = { "arc-wait", "-j", argv[1], "-t", "10",
@@ -95,7 +107,16 @@ main(int argc, char **argv)
 		    NULL };
 		w = run(wait_argv, &fw);
 		nanosleep(&settle, NULL);	/* let it block in poll(2) */
+		/* arc-answer starts, and waits at its lock until let go */
+		if ((lock = open(argv[1], O_RDONLY | O_CLOEXEC)) == -1 ||
+		    flock(lock, LOCK_SH) == -1)
+			exit(3);
 		a = run(answer_argv, &fa);
+		nanosleep(&settle, NULL);
+		let_go = now_ms();
+		if (flock(lock, LOCK_UN) == -1)
+			exit(3);
+		close(lock);
 		pfd.fd = fa;
 		pfd.events = POLLIN;
 		poll(&pfd, 1, 10000);
@@ -112,12 +133,17 @@ main(int argc, char **argv)
 		close(fw);
 		close(fa);
 		lat[i] = woke - accepted_ms(buf);
+		from_lock[i] = woke - let_go;
 		hand[i] = exited - durable;
 	}
-	qsort(lat, (size_t)n, sizeof(double), cmp);
+	qsort(from_lock, (size_t)n, sizeof(double), cmp);
 	printf("median %.2f ms, p99 %.2f ms, max %.2f ms over %d answers "
-	    "(target: median < 5 ms)\n", lat[(n - 1) / 2],
-	    lat[(int)(n * 0.99 + 0.5) - 1], lat[n - 1], n);
+	    "(target: median < 1 ms)\n", from_lock[(n - 1) / 2],
+	    from_lock[(int)(n * 0.99 + 0.5) - 1], from_lock[n - 1], n);
+	qsort(lat, (size_t)n, sizeof(double), cmp);
+	printf("the same from the answer's accepted_at (whole ms): median "
+	    "%.2f ms, p99 %.2f ms\n", lat[(n - 1) / 2],
+	    lat[(int)(n * 0.99 + 0.5) - 1]);
 	qsort(hand, (size_t)n, sizeof(double), cmp);
 	printf("hand-over, the answer durable until arc-wait has exited: "
 	    "median %.2f ms, p99 %.2f ms (target: median <= 1 ms)\n",

@@ -572,6 +572,32 @@ logged() {
 	done
 }
 
+# syncs_of LOG FILE: how many times the shim's LOG saw FILE (by inode) synced
+syncs_of() {
+	local ino; ino=$(stat -c %i "$2")
+	awk -F'\t' -v ino="$ino" '($1 == "fsync" || $1 == "fdatasync") && $3 == ino { n++ }
+	    END { print n + 0 }' "$1"
+}
+
+@test "what its writer synced a reader does not sync again: the bell's mark names the file and the bytes that end it, and a mark that does not match is not trusted" {
+	apply <<<"$(created deploy)" >/dev/null
+	logged marked "$ARC_BIN/arc-status" --json >/dev/null
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/marked.log" "$ARC_JOURNAL")" -eq 0 ]
+	# the mark's bytes changed (its last byte, the record's newline)
+	printf 'x' | dd of="$ARC_JOURNAL.wake" bs=1 seek=63 conv=notrunc status=none
+	run --separate-stderr logged forged "$ARC_BIN/arc-status" --json
+	[ "$status" -eq 0 ] && [ "$(field .pending)" -eq 1 ]
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/forged.log" "$ARC_JOURNAL")" -eq 1 ]
+	synced_before_output "$BATS_TEST_TMPDIR/forged.log" "$ARC_JOURNAL"
+	# the same bytes in another file (a copy put in its place)
+	apply <<<"$(created second)" >/dev/null
+	cp "$ARC_JOURNAL" "$ARC_JOURNAL.copy" && mv "$ARC_JOURNAL.copy" "$ARC_JOURNAL"
+	run --separate-stderr logged copied "$ARC_BIN/arc-status" --json
+	[ "$status" -eq 0 ] && [ "$(field .pending)" -eq 2 ]
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/copied.log" "$ARC_JOURNAL")" -eq 1 ]
+	synced_before_output "$BATS_TEST_TMPDIR/copied.log" "$ARC_JOURNAL"
+}
+
 @test "an event retried after a kill before its fdatasync is reported replayed only once durable" {
 	apply <<<"$(information first)" >/dev/null
 	local ev; ev=$(created deploy)

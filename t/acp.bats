@@ -559,6 +559,8 @@ ended() {
 		perm 7 | sed 's/^{"jsonrpc":"2.0",/{"jsonrpc":"2.0","method":"session\/update",/'; echo
 		perm 8 | sed 's/"session\/request_permission"/"session\\\/request_permission"/'; echo
 		perm 9 | sed 's/"method"/"\\u006dethod"/'; echo
+		# a session update with an escaped second method member
+		perm 10 | sed 's/"method"/"\\u006dethod"/; s/^{"jsonrpc":"2.0",/{"jsonrpc":"2.0","method":"session\/update",/'; echo
 	} >"$W/asks"
 	# the editor's end stays open until close-now
 	( while [ ! -e "$W/close-now" ]; do sleep 0.05; done ) |
@@ -576,14 +578,14 @@ ended() {
 	touch "$W/close-now"
 	done_playing
 	cat "$W/stderr"
-	[ "$(grep -c 'a session/request_permission request stays with the editor: ' "$W/stderr")" -eq 7 ]
+	[ "$(grep -c 'a session/request_permission request stays with the editor: ' "$W/stderr")" -eq 8 ]
 	grep -q 'stays with the editor: it is not JSON as arc-acp reads it (.*UTF-8' "$W/stderr"
 	grep -q 'stays with the editor: it is not JSON as arc-acp reads it (.*surrogate' "$W/stderr"
 	grep -q 'stays with the editor: a member is given twice in it$' "$W/stderr"
 	grep -q 'stays with the editor: its id is given twice$' "$W/stderr"
 	grep -q 'stays with the editor: it is longer than 1 MiB$' "$W/stderr"
 	grep -q 'stays with the editor: its id is neither a string nor a whole number' "$W/stderr"
-	grep -q 'stays with the editor: its method is given twice$' "$W/stderr"
+	[ "$(grep -c 'stays with the editor: its method is given twice$' "$W/stderr")" -eq 2 ]
 	! grep -q 'README\|home\|rm -rf\|touch' "$W/stderr" || false
 }
 

@@ -35,8 +35,8 @@ futex(_Atomic uint32_t *word, int op, uint32_t val,
 	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
 }
 
-bool
-bell_open(struct bell *w, const char *journal_path)
+static bool
+open_bell(struct bell *w, const char *journal_path, int creat)
 {
 	struct stat	 sb;
 	char		*path;
@@ -46,7 +46,7 @@ bell_open(struct bell *w, const char *journal_path)
 	w->word = NULL;
 	if (asprintf(&path, "%s.wake", journal_path) == -1)
 		err(EXIT_SYSTEM, "asprintf");
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | creat | O_NOFOLLOW | O_CLOEXEC, 0600);
 	free(path);
 	if (fd == -1)
 		return false;
@@ -63,6 +63,18 @@ bell_open(struct bell *w, const char *journal_path)
 		return false;
 	w->word = map;
 	return true;
+}
+
+bool
+bell_open(struct bell *w, const char *journal_path)
+{
+	return open_bell(w, journal_path, O_CREAT);
+}
+
+bool
+bell_open_existing(struct bell *w, const char *journal_path)
+{
+	return open_bell(w, journal_path, 0);
 }
 
 void

@@ -12,9 +12,11 @@
  * synced it (bell_mark): a reader that has read to that very end, of
  * that very file, need not sync it again before it acts.
  *
- * The file is its owner's alone (mode 0600, refused otherwise), as the
- * journal is.  A ring tells only "look again"; a mark is trusted only
- * when the bytes it names are there, in the same file, at the same end.
+ * The file is its owner's (one another user owns, or that group or
+ * others may write, is refused), as the journal is.  A ring tells only
+ * "look again"; a mark is trusted only when the bytes it names are
+ * there, at the same end of the same file, changed last when it was
+ * marked.
  */
 #ifndef ARCBELL_H
 #define ARCBELL_H
@@ -33,6 +35,8 @@ struct bell {
  * not ours): the caller then watches the folder instead.
  */
 bool		 bell_open(struct bell *, const char *journal_path);
+/* The same, only when the bell is there already (a reader's way). */
+bool		 bell_open_existing(struct bell *, const char *journal_path);
 void		 bell_close(struct bell *);
 /*
  * The count of rings now, read before looking at the journal; from then
@@ -54,14 +58,18 @@ bool		 bell_sleep(struct bell *, uint32_t seen, int64_t ms);
 void		 bell_interrupt(void);
 
 /*
- * The journal's durable end: the file (device, inode), the offset its
- * records are durable to, and the bytes that end there (a record's
- * frame, whose CRC names it).  Set by a writer after its fdatasync,
- * under the journal's exclusive lock; read under the shared lock.
+ * The journal's durable end: the file (device, inode, and its change
+ * time after the sync: an inode used again, or the file written again
+ * with the same bytes, has another), the offset its records are durable
+ * to, and the bytes that end there (a record's frame, whose CRC names
+ * it).  Set by a writer after its fdatasync, under the journal's
+ * exclusive lock; read under the shared lock.
  */
-#define BELL_TAIL	32
+#define BELL_TAIL	20
 struct bell_mark {
 	uint64_t	 dev, ino, end;
+	int64_t		 ctime_sec;
+	uint32_t	 ctime_nsec;
 	unsigned char	 tail[BELL_TAIL];
 };
 void		 bell_mark(struct bell *, const struct bell_mark *);

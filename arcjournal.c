@@ -1290,11 +1290,17 @@ journal_ring(struct journal *j)
 static void
 mark_durable(struct journal *j, const char *written, size_t n)
 {
-	struct bell_mark m = { (uint64_t)j->dev, (uint64_t)j->ino, j->offset,
-	    { 0 } };
+	struct bell_mark	 m;
+	struct stat		 sb;
 
-	if (n < BELL_TAIL)
-		return;	/* a record is longer: not one, then */
+	if (n < BELL_TAIL || fstat(j->fd, &sb) == -1)
+		return;	/* (a record is longer than the tail: none, then) */
+	memset(&m, 0, sizeof(m));
+	m.dev = (uint64_t)j->dev;
+	m.ino = (uint64_t)j->ino;
+	m.end = j->offset;
+	m.ctime_sec = (int64_t)sb.st_ctim.tv_sec;
+	m.ctime_nsec = (uint32_t)sb.st_ctim.tv_nsec;
 	memcpy(m.tail, written + n - BELL_TAIL, BELL_TAIL);
 	bell_mark(journal_bell(j), &m);
 }
@@ -1308,13 +1314,20 @@ static bool
 durable_as_marked(struct journal *j)
 {
 	struct bell_mark	 m;
+	struct stat		 sb;
 	unsigned char		 tail[BELL_TAIL];
 
-	return j->offset >= BELL_TAIL && bell_marked(journal_bell(j), &m) &&
+	if (j->offset < BELL_TAIL)
+		return false;
+	/* A reader uses a bell that is there; it makes none (a segment). */
+	if (!j->bell_tried && bell_open_existing(&j->bell, j->path))
+		j->bell_tried = true;
+	return bell_marked(&j->bell, &m) && fstat(j->fd, &sb) == 0 &&
 	    m.dev == (uint64_t)j->dev && m.ino == (uint64_t)j->ino &&
-	    m.end == j->offset && pread(j->fd, tail, sizeof(tail),
-	    (off_t)(j->offset - BELL_TAIL)) == (ssize_t)sizeof(tail) &&
-	    memcmp(tail, m.tail, sizeof(tail)) == 0;
+	    m.end == j->offset && m.ctime_sec == (int64_t)sb.st_ctim.tv_sec &&
+	    m.ctime_nsec == (uint32_t)sb.st_ctim.tv_nsec &&
+	    pread(j->fd, tail, sizeof(tail), (off_t)(j->offset - BELL_TAIL)) ==
+	    (ssize_t)sizeof(tail) && memcmp(tail, m.tail, sizeof(tail)) == 0;
 }
 
 /*

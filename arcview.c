@@ -499,7 +499,10 @@ view_refuses(const struct view_choice *c)
 
 /* ---- the view as JSON ---- */
 
-/* A member: member is its name as JSON has it, comma and colon included. */
+/*
+ * A member: member is its name as JSON has it, comma and colon included,
+ * a string literal (its size is taken).
+ */
 #define json_sv(b, member, v)	json_member((b), (member), \
 	    sizeof(member) - 1, (v))
 

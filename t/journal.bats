@@ -579,7 +579,7 @@ syncs_of() {
 	    END { print n + 0 }' "$1"
 }
 
-@test "what its writer synced a reader does not sync again: the bell's mark names the file and the bytes that end it, and a mark that does not match is not trusted" {
+@test "what its writer synced a reader does not sync again: the bell's mark names the file, its change time and the bytes that end it, and a mark that does not match is not trusted" {
 	apply <<<"$(created deploy)" >/dev/null
 	logged marked "$ARC_BIN/arc-status" --json >/dev/null
 	[ "$(syncs_of "$BATS_TEST_TMPDIR/marked.log" "$ARC_JOURNAL")" -eq 0 ]
@@ -596,6 +596,17 @@ syncs_of() {
 	[ "$status" -eq 0 ] && [ "$(field .pending)" -eq 2 ]
 	[ "$(syncs_of "$BATS_TEST_TMPDIR/copied.log" "$ARC_JOURNAL")" -eq 1 ]
 	synced_before_output "$BATS_TEST_TMPDIR/copied.log" "$ARC_JOURNAL"
+	# the same bytes written again into the same file, after a writer's
+	# mark: the same inode and end, another change time
+	apply <<<"$(created third)" >/dev/null
+	cp "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/again"
+	local ino; ino=$(stat -c %i "$ARC_JOURNAL")
+	sleep 0.05	# a later tick of the file system's clock
+	cat "$BATS_TEST_TMPDIR/again" >"$ARC_JOURNAL"
+	[ "$(stat -c %i "$ARC_JOURNAL")" = "$ino" ]
+	run --separate-stderr logged again "$ARC_BIN/arc-status" --json
+	[ "$status" -eq 0 ] && [ "$(field .pending)" -eq 3 ]
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/again.log" "$ARC_JOURNAL")" -eq 1 ]
 }
 
 @test "an event retried after a kill before its fdatasync is reported replayed only once durable" {

@@ -351,7 +351,7 @@ refuse:
 
 static void	maybe_checkpoint(struct journal *);
 static bool	catch_up(struct journal *);
-static bool	durable_as_marked(struct journal *);
+static bool	durable_as_marked(struct journal *, const struct stat *);
 
 bool
 journal_open(struct journal *j, const char *path, bool writable)
@@ -1047,7 +1047,7 @@ catch_up(struct journal *j)
 	 * have dropped what it could not write.
 	 */
 	if (j->records > records && !j->salvage) {
-		if (!durable_as_marked(j) && fdatasync(j->fd) == -1) {
+		if (!durable_as_marked(j, &sb) && fdatasync(j->fd) == -1) {
 			warn("%s: cannot sync what another process wrote",
 			    j->path);
 			return false;
@@ -1293,8 +1293,10 @@ mark_durable(struct journal *j, const char *written, size_t n)
 	struct bell_mark	 m;
 	struct stat		 sb;
 
+	/* (no mark, and readers sync: what was written is shorter than a
+	 * record, or the change time cannot be had) */
 	if (n < BELL_TAIL || fstat(j->fd, &sb) == -1)
-		return;	/* (a record is longer than the tail: none, then) */
+		return;
 	memset(&m, 0, sizeof(m));
 	m.dev = (uint64_t)j->dev;
 	m.ino = (uint64_t)j->ino;
@@ -1307,14 +1309,14 @@ mark_durable(struct journal *j, const char *written, size_t n)
 
 /*
  * Whether what was read is durable already: the bell's mark names this
- * file and the very end read, and the bytes before it are the ones it
- * names.  Then the sync that follows a catch-up is not needed.
+ * file (sb, as the catch-up found it under the lock) and the very end
+ * read, and the bytes before it are the ones it names.  Then the sync
+ * that follows a catch-up is not needed.
  */
 static bool
-durable_as_marked(struct journal *j)
+durable_as_marked(struct journal *j, const struct stat *sb)
 {
 	struct bell_mark	 m;
-	struct stat		 sb;
 	unsigned char		 tail[BELL_TAIL];
 
 	if (j->offset < BELL_TAIL)
@@ -1322,10 +1324,10 @@ durable_as_marked(struct journal *j)
 	/* A reader uses a bell that is there; it makes none (a segment). */
 	if (!j->bell_tried && bell_open_existing(&j->bell, j->path))
 		j->bell_tried = true;
-	return bell_marked(&j->bell, &m) && fstat(j->fd, &sb) == 0 &&
+	return bell_marked(&j->bell, &m) &&
 	    m.dev == (uint64_t)j->dev && m.ino == (uint64_t)j->ino &&
-	    m.end == j->offset && m.ctime_sec == (int64_t)sb.st_ctim.tv_sec &&
-	    m.ctime_nsec == (uint32_t)sb.st_ctim.tv_nsec &&
+	    m.end == j->offset && m.ctime_sec == (int64_t)sb->st_ctim.tv_sec &&
+	    m.ctime_nsec == (uint32_t)sb->st_ctim.tv_nsec &&
 	    pread(j->fd, tail, sizeof(tail), (off_t)(j->offset - BELL_TAIL)) ==
 	    (ssize_t)sizeof(tail) && memcmp(tail, m.tail, sizeof(tail)) == 0;
 }

@@ -160,13 +160,13 @@ seen_presize(struct state *st, uint64_t n)
 	st->seen_cap = cap;
 }
 
+#define KEY_GUESS	32	/* a key's bytes, for the room reserved ahead */
+
 /*
  * Room for n conditions or events at once: a checkpoint's come in the
  * order of a table's slots, which a table growing as they come would
  * pile into one run.
  */
-#define KEY_GUESS	32	/* a key's bytes, for the room reserved ahead */
-
 void
 state_reserve(struct state *st, size_t conditions, size_t events)
 {

@@ -214,7 +214,7 @@ bench: deps-bench all bench/cjson-parse bench/wakelat
 
 # The guard on the engine's figures: short forms, each paired with its
 # yardstick in the same run, a ratio held to its target (bench/check).
-bench-check: deps-bench all bench/cjson-parse
+bench-check: deps-bench all bench/cjson-parse bench/wakelat
 	@bench/check
 
 bench/wakelat: bench/wakelat.c

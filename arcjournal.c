@@ -783,6 +783,35 @@ read_line(struct journal *j, uint64_t at, uint64_t end)
 }
 
 /*
+ * The checkpoint decoded where the page cache has it, mapped, not copied
+ * into memory of our own first.  One cut under us (a restore over it:
+ * ours are only ever replaced whole) is no checkpoint, and the replay
+ * from the start serves.
+ */
+static bool
+decode_mapped(struct state *st, int fd, size_t len,
+    struct checkpoint_head *head)
+{
+	void	*map;
+	bool	 ok;
+
+	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	if (map == MAP_FAILED)
+		return false;
+	if (sigsetjmp(bus_jump, 1) != 0) {
+		if (bus_map != NULL)
+			(void)munmap(bus_map, bus_maplen);
+		bus_map = NULL;
+		return false;
+	}
+	bus_arm(map, len);
+	ok = checkpoint_decode(st, map, len, head);
+	bus_disarm();
+	(void)munmap(map, len);
+	return ok;
+}
+
+/*
  * Loads the checkpoint if it is of this very file: the same file (device
  * and inode), the same header, and a last record that is there, whole,
  * byte for byte (its CRC-32C) and with the seq it names.  Anything else,
@@ -794,7 +823,7 @@ load_checkpoint(struct journal *j, uint64_t size)
 	struct checkpoint_head	 head;
 	struct state		*st = NULL;
 	struct stat		 sb;
-	char			*name = NULL, *data = NULL, *line = NULL;
+	char			*name = NULL, *line = NULL;
 	char			*nl;
 	int			 fd = -1;
 	int64_t			 first_seq;
@@ -813,15 +842,11 @@ load_checkpoint(struct journal *j, uint64_t size)
 	if ((fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1)
 		goto done;	/* none yet */
-	if (!file_ours(fd, name, &sb) || (uint64_t)sb.st_size > CHECKPOINT_MAX)
-		goto done;
-	if ((data = malloc((size_t)sb.st_size + 1)) == NULL)
-		err(EXIT_SYSTEM, "malloc");
-	mem_prefault(data, (size_t)sb.st_size);
-	if (read(fd, data, (size_t)sb.st_size + 1) != sb.st_size)
+	if (!file_ours(fd, name, &sb) || sb.st_size == 0 ||
+	    (uint64_t)sb.st_size > CHECKPOINT_MAX)
 		goto done;
 	st = state_new(state_readers_only(j->st));
-	if (!checkpoint_decode(st, data, (size_t)sb.st_size, &head) ||
+	if (!decode_mapped(st, fd, (size_t)sb.st_size, &head) ||
 	    head.dev != (uint64_t)j->dev || head.ino != (uint64_t)j->ino ||
 	    head.first_seq != (uint64_t)first_seq || head.offset > size ||
 	    (line = read_line(j, head.last, head.offset)) == NULL ||
@@ -854,7 +879,6 @@ done:
 	if (fd != -1)
 		(void)close(fd);
 	state_free(st);
-	free(data);
 	free(line);
 	free(name);
 	return ok;

@@ -375,6 +375,23 @@ offset_of() {
 	! cmp -s "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/flipped" || false
 }
 
+@test "a checkpoint cut while it is read (a restore over it in place): never SIGBUS; the replay from the start serves, the view the same" {
+	checkpointed_history
+	local i good
+	# pages of it: the cut leaves pages mapped past the file's end
+	for i in $(seq 100); do information "page$i"; done | apply >/dev/null
+	[ "$(stat -c %s "$ARC_JOURNAL.checkpoint")" -gt 8192 ]
+	good=$(ARC_NOW=2026-08-26T01:30:00Z arc-status --json)
+	head -c 100 "$ARC_JOURNAL.checkpoint" >"$BATS_TEST_TMPDIR/short"
+	# stopped once the checkpoint is mapped, before a byte of it is read
+	ARC_NOW=2026-08-26T01:30:00Z SHRUNK=$ARC_JOURNAL.checkpoint \
+	    shrink_under 1 "$BATS_TEST_TMPDIR/short" arc-status --json
+	[ "$status" -eq 0 ]
+	[ "$output" = "$good" ]
+	[ -z "$stderr" ]
+	cmp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/short"
+}
+
 @test "a checkpoint of another file, or of records no longer there, is ignored" {
 	checkpointed_history
 	local good; good=$(views)
@@ -786,14 +803,15 @@ five_kinds() {
 # as run --separate-stderr sets them.
 shrink_under() {
 	local n=$1 file=$2 trace=$BATS_TEST_TMPDIR/trace pid
+	local cut=${SHRUNK:-$ARC_JOURNAL}	# or another file of the journal's
 	shift 2
 	rm -f "$trace"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$trace" -P "$ARC_JOURNAL" \
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$trace" -P "$cut" \
 	    -e trace=mmap -e inject=mmap:signal=SIGSTOP:when="$n" "$@" \
 	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	eventually grep -qs 'stopped by SIGSTOP' "$trace"
 	pid=$(sed -n 's/^\([0-9]*\) .*stopped by SIGSTOP.*/\1/p' "$trace")
-	cp "$file" "$ARC_JOURNAL"
+	cp "$file" "$cut"
 	kill -CONT "$pid"
 	status=0
 	wait $! || status=$?

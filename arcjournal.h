@@ -121,6 +121,6 @@ bool	 journal_salvage(struct journal *, const char *to);
 #define RETAIN_DEFAULT	(7 * 86400)	/* settled conditions stay a week */
 #define WINDOW_DEFAULT	(7 * 86400)	/* event ids are remembered a week */
 #define FLOOR_DEFAULT	(1024 * 1024)	/* smaller journals are left alone */
-#define CHECKPOINT_FLOOR_DEFAULT	(1024 * 1024)	/* nor checkpointed */
+#define CHECKPOINT_FLOOR_DEFAULT	(64 * 1024)	/* smaller ones are not checkpointed */
 
 #endif /* ARCJOURNAL_H */

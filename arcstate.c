@@ -468,7 +468,7 @@ state_next_seen(struct state *st, size_t *at, uint8_t ident[16],
 bool
 state_put(struct state *st, const struct stored *s)
 {
-	struct condition *c;
+	struct condition *c = NULL;
 
 	if (s->ident != NULL && !st->readers_only)
 		seen_add(st, s->ident, s->hash, s->at);
@@ -488,8 +488,10 @@ state_put(struct state *st, const struct stored *s)
 		set_handover(c, s->handover);
 	}
 	if (s->ix.qlen > 0) {
-		if ((c = lookup_sv(st, s->ix.key)) == NULL ||
-		    c->notification.len == 0)
+		/* Its notification's condition, found already when both come. */
+		if (c == NULL)
+			c = lookup_sv(st, s->ix.key);
+		if (c == NULL || c->notification.len == 0)
 			return false;	/* a question before its condition */
 		store_interaction(st, c, &s->ix, s->q);
 		c->changed = s->changed;

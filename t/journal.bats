@@ -1058,9 +1058,9 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 	[ "$(ARC_NOW=$T0 arc-status --list | cut -f1 | sort | tr '\n' ' ')" = "n q " ]
 	# temporaries of processes gone, and a checkpoint's of one alive
 	printf '{"nonce":"left-behind"}\n' >"$ARC_JOURNAL.compact.999999"
-	printf 'arc checkpoint 3\n' >"$ARC_JOURNAL.checkpoint.999999"
+	printf 'arc checkpoint 4\n' >"$ARC_JOURNAL.checkpoint.999999"
 	sleep 60 & local live=$!
-	printf 'arc checkpoint 3\n' >"$ARC_JOURNAL.checkpoint.$live"
+	printf 'arc checkpoint 4\n' >"$ARC_JOURNAL.checkpoint.$live"
 	run --separate-stderr apply <<<"$(information b)"
 	[ "$status" -eq 0 ]
 	[ ! -e "$ARC_JOURNAL.compact.999999" ]

@@ -40,6 +40,7 @@ struct condition {
 	enum priority	 priority;
 	enum qstatus	 qstatus;	/* as recorded; see condition_qstatus */
 	char		*expires_at;	/* of a pending question only */
+	char		 expires_text[40];	/* where it is, when it fits */
 	int64_t		 due;		/* the same in seconds */
 	int64_t		 changed;	/* its latest updated_at, in seconds */
 	char		*dismissed;	/* by whom, when a person dismissed it */

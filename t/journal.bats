@@ -392,6 +392,39 @@ offset_of() {
 	cmp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/short"
 }
 
+@test "a deadline of any length, a fraction of 25 digits and an offset among them, is the same through a checkpoint, an update and a new lifecycle" {
+	export ARC_CHECKPOINT_FLOOR=0
+	local long=2026-08-26T02:00:00.1234567890123456789012345-05:30
+	{
+		created short
+		created long ".request.response.expires_at = \"$long\""
+		created other ".request.response.expires_at = \"$long\""
+	} | apply >/dev/null
+	[ -f "$ARC_JOURNAL.checkpoint" ]
+	local with without
+	with=$(ARC_NOW=2026-08-26T01:30:00Z arc-status --list)
+	[[ "$with" == *"long	high	pending	$long	"* ]]
+	[[ "$with" == *"short	high	pending	2026-08-26T02:00:00Z	"* ]]
+	mv "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/aside"
+	without=$(ARC_NOW=2026-08-26T01:30:00Z arc-status --list)
+	[ "$with" = "$without" ]
+	# a new question under a key keeps the other's deadline; a new
+	# lifecycle has its own, the old one kept for the history
+	{
+		updated long '.request.message = "Again?"'
+		resolved other cancelled
+		created other
+	} | apply >/dev/null
+	with=$(ARC_NOW=2026-08-26T01:30:00Z arc-status --list)
+	[[ "$with" == *"long	high	pending	$long	"* ]]
+	[[ "$with" == *"other	high	pending	2026-08-26T02:00:00Z	"* ]]
+	rm -f "$ARC_JOURNAL.checkpoint"
+	[ "$(ARC_NOW=2026-08-26T01:30:00Z arc-status --list)" = "$with" ]
+	ARC_NOW=2026-08-26T01:30:00Z run arc-status --history
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  other  cancelled; resolved (cancelled)"* ]]
+}
+
 @test "a checkpoint of another file, or of records no longer there, is ignored" {
 	checkpointed_history
 	local good; good=$(views)

@@ -11,7 +11,7 @@
  * Layout, integers little-endian, written as a stream (its memory is a
  * megabyte, whatever the state's size):
  *
- *	"arc checkpoint 4\n"
+ *	"arc checkpoint 3\n"
  *	u64 dev, ino		the journal file
  *	u64 offset		bytes covered: the end of a record's line
  *	u64 first_seq		the journal header's seq
@@ -23,8 +23,7 @@
  *		str key, str notification_id,
  *		part notification, part interaction,
  *		u8 active, priority, qstatus, i64 changed,
- *		opt expires_at, and when it is there i64 its seconds,
- *		opt dismissed, opt route, opt handover
+ *		opt expires_at, opt dismissed, opt route, opt handover
  *	u64 count, then each event remembered: 16 bytes ident,
  *		16 bytes content hash, i64 seconds
  *	u32 CRC-32C of all before it
@@ -41,7 +40,7 @@
 #include "arcstate.h"
 #include "arccheckpoint.h"
 
-#define MAGIC		"arc checkpoint 4\n"
+#define MAGIC		"arc checkpoint 3\n"
 #define MAGIC_LEN	(sizeof(MAGIC) - 1)
 #define LINE_MAX_LEN	(64 * 1024 * 1024)	/* a record's, as the journal */
 
@@ -138,8 +137,6 @@ put_condition(struct writing *w, const struct condition *c)
 	put_u8(b, c->qstatus);
 	put_u64(b, (uint64_t)c->changed);
 	put_opt(b, c->expires_at);
-	if (c->expires_at != NULL)
-		put_u64(b, (uint64_t)c->due);	/* not parsed again */
 	put_opt(b, c->dismissed);
 	put_opt(b, c->route);
 	put_opt(b, c->handover);
@@ -331,6 +328,7 @@ get_part(struct reader *r, struct span *sp, uint64_t offset)
 static bool
 get_condition(struct reader *r, struct stored *s, uint64_t offset)
 {
+	struct arc_instant	 t;
 	struct sv		 key, id, expires_at;
 	unsigned		 active, priority, qstatus;
 
@@ -344,8 +342,6 @@ get_condition(struct reader *r, struct stored *s, uint64_t offset)
 	qstatus = get_u8(r);
 	s->changed = (int64_t)get_u64(r);
 	expires_at = get_opt(r, SIZE_MAX);
-	if (expires_at.p != NULL)
-		s->ix.due = (int64_t)get_u64(r);
 	s->dismissed = get_opt(r, SIZE_MAX);
 	s->route = get_opt(r, SIZE_MAX);
 	s->handover = get_opt(r, SIZE_MAX);
@@ -354,6 +350,15 @@ get_condition(struct reader *r, struct stored *s, uint64_t offset)
 	    s->n.len == 0 || (qstatus == Q_NONE) != (s->q.len == 0) ||
 	    (expires_at.p != NULL) != (qstatus == Q_PENDING))
 		return false;
+	/*
+	 * Parsed, not taken on the checksum's word: a deadline every later
+	 * comparison trusts is checked where it comes in, as a record's is.
+	 */
+	if (expires_at.p != NULL) {
+		if (!rfc3339_parse(expires_at.p, expires_at.n, &t))
+			return false;
+		s->ix.due = t.seconds;
+	}
 	s->ix.key = key;
 	s->ix.notification_id = id;
 	s->ix.nlen = s->n.len;

@@ -784,16 +784,20 @@ read_line(struct journal *j, uint64_t at, uint64_t end)
 
 /*
  * The checkpoint decoded where the page cache has it, mapped, not copied
- * into memory of our own first.  One cut under us (a restore over it:
- * ours are only ever replaced whole) is no checkpoint, and the replay
- * from the start serves.
+ * into memory of our own first.  Ours are only ever replaced whole; one
+ * written over in place while it is read (a restore) is no checkpoint,
+ * and the replay from the start serves: cut under us, its map's SIGBUS
+ * says so, and rewritten at any length, its change time (the checksum
+ * vouched for the bytes as they were when it was read, not for a mix).
  */
 static bool
-decode_mapped(struct state *st, int fd, size_t len,
+decode_mapped(struct state *st, int fd, const struct stat *before,
     struct checkpoint_head *head)
 {
-	void	*map;
-	bool	 ok;
+	struct stat	 after;
+	size_t		 len = (size_t)before->st_size;
+	void		*map;
+	bool		 ok;
 
 	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED)
@@ -808,7 +812,11 @@ decode_mapped(struct state *st, int fd, size_t len,
 	ok = checkpoint_decode(st, map, len, head);
 	bus_disarm();
 	(void)munmap(map, len);
-	return ok;
+	if (!ok || fstat(fd, &after) == -1)
+		return false;
+	return after.st_size == before->st_size &&
+	    after.st_ctim.tv_sec == before->st_ctim.tv_sec &&
+	    after.st_ctim.tv_nsec == before->st_ctim.tv_nsec;
 }
 
 /*
@@ -846,7 +854,7 @@ load_checkpoint(struct journal *j, uint64_t size)
 	    (uint64_t)sb.st_size > CHECKPOINT_MAX)
 		goto done;
 	st = state_new(state_readers_only(j->st));
-	if (!decode_mapped(st, fd, (size_t)sb.st_size, &head) ||
+	if (!decode_mapped(st, fd, &sb, &head) ||
 	    head.dev != (uint64_t)j->dev || head.ino != (uint64_t)j->ino ||
 	    head.first_seq != (uint64_t)first_seq || head.offset > size ||
 	    (line = read_line(j, head.last, head.offset)) == NULL ||

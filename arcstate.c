@@ -96,8 +96,6 @@ expires_drop(struct condition *c)
 static void
 expires_set(struct condition *c, struct sv text)
 {
-	if (text.p != NULL && text.p == c->expires_at)
-		return;		/* its own, as a condition's index has it */
 	expires_drop(c);
 	if (text.n < sizeof(c->expires_text)) {
 		memcpy(c->expires_text, text.p, text.n);

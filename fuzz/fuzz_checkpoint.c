@@ -15,7 +15,7 @@
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-#define MAGIC_LEN	17	/* "arc checkpoint 4\n" */
+#define MAGIC_LEN	17	/* "arc checkpoint 3\n" */
 
 static void
 visit(const struct condition *c, size_t *n)

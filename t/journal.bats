@@ -392,6 +392,33 @@ offset_of() {
 	cmp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/short"
 }
 
+@test "a checkpoint written over in place while it is read, even with its own bytes: not trusted; the replay from the start serves" {
+	checkpointed_history
+	local good size trace=$BATS_TEST_TMPDIR/trace pid
+	good=$(ARC_NOW=2026-08-26T01:30:00Z arc-status --json)
+	size=$(stat -c %s "$ARC_JOURNAL")
+	cp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/same"
+	# stopped once the checkpoint is mapped; its maps and the journal's
+	ARC_NOW=2026-08-26T01:30:00Z ASAN_OPTIONS=detect_leaks=0 strace -f -qq \
+	    -o "$trace" -P "$ARC_JOURNAL.checkpoint" -P "$ARC_JOURNAL" \
+	    -e trace=mmap -e inject=mmap:signal=SIGSTOP:when=1 \
+	    "$ARC_BIN/arc-status" --json >"$BATS_TEST_TMPDIR/out" &
+	eventually grep -qs 'stopped by SIGSTOP' "$trace"
+	pid=$(sed -n 's/^\([0-9]*\) .*stopped by SIGSTOP.*/\1/p' "$trace")
+	cat "$BATS_TEST_TMPDIR/same" >"$ARC_JOURNAL.checkpoint"
+	kill -CONT "$pid"
+	wait $!
+	[ "$(cat "$BATS_TEST_TMPDIR/out")" = "$good" ]
+	# the whole journal was read: its map from byte 0, all of it
+	grep -q "mmap(NULL, $size, PROT_READ, MAP_PRIVATE, [0-9]*, 0)" "$trace"
+	# left alone, it is trusted: only the records after it are read
+	ASAN_OPTIONS=detect_leaks=0 strace -qq -o "$trace" -P "$ARC_JOURNAL" \
+	    -e trace=mmap "$ARC_BIN/arc-status" --json >/dev/null
+	grep -q mmap "$trace"
+	! grep -q "mmap(NULL, $size, PROT_READ, MAP_PRIVATE, [0-9]*, 0)" \
+	    "$trace" || false
+}
+
 @test "a deadline of any length, a fraction of 25 digits and an offset among them, is the same through a checkpoint, an update and a new lifecycle" {
 	export ARC_CHECKPOINT_FLOOR=0
 	local long=2026-08-26T02:00:00.1234567890123456789012345-05:30
@@ -1091,9 +1118,9 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 	[ "$(ARC_NOW=$T0 arc-status --list | cut -f1 | sort | tr '\n' ' ')" = "n q " ]
 	# temporaries of processes gone, and a checkpoint's of one alive
 	printf '{"nonce":"left-behind"}\n' >"$ARC_JOURNAL.compact.999999"
-	printf 'arc checkpoint 4\n' >"$ARC_JOURNAL.checkpoint.999999"
+	printf 'arc checkpoint 3\n' >"$ARC_JOURNAL.checkpoint.999999"
 	sleep 60 & local live=$!
-	printf 'arc checkpoint 4\n' >"$ARC_JOURNAL.checkpoint.$live"
+	printf 'arc checkpoint 3\n' >"$ARC_JOURNAL.checkpoint.$live"
 	run --separate-stderr apply <<<"$(information b)"
 	[ "$status" -eq 0 ]
 	[ ! -e "$ARC_JOURNAL.compact.999999" ]

@@ -70,6 +70,14 @@ word_has(uint64_t w, unsigned char c)
 	return ((x - WORD_ONES) & ~x & WORD_HIGHS) != 0;
 }
 
+/* Whether any of a word's bytes is not printable ASCII, or a backslash. */
+static inline bool
+word_unplain(uint64_t w)
+{
+	return word_has_below(w, 0x20) || word_has_above(w, 0x7e) ||
+	    word_has(w, '\\');
+}
+
 /* ---- growable byte buffer, the one way output is built ---- */
 struct buf {
 	char	*p;

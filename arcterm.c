@@ -52,6 +52,27 @@ invisible(unsigned c)
 	return false;
 }
 
+/*
+ * How many of p's first n bytes are printable ASCII but the backslash,
+ * shown as they are: most text is, and is then copied a run at a time,
+ * tried eight bytes at a time, not decoded a character at a time.
+ */
+static size_t
+plain_prefix(const unsigned char *p, size_t n)
+{
+	uint64_t	w;
+	size_t		i;
+
+	for (i = 0; n - i >= sizeof(w); i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		if (word_unplain(w))
+			break;
+	}
+	while (i < n && p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\')
+		i++;
+	return i;
+}
+
 void
 term_safe(struct buf *b, const char *s, size_t n)
 {
@@ -60,6 +81,11 @@ term_safe(struct buf *b, const char *s, size_t n)
 	unsigned		 c;
 
 	while (i < n) {
+		if ((len = plain_prefix(p + i, n - i)) > 0) {
+			buf_put(b, p + i, len);
+			if ((i += len) == n)
+				break;
+		}
 		c = utf8_decode(p + i, n - i, &len);
 		if (len == 0) {
 			buf_printf(b, "\\x%02x", p[i]);

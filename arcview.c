@@ -172,14 +172,6 @@ shape_piece(struct buf *b, struct shape *sh, const char *s, size_t n)
 
 _Static_assert(VIEW_BLANK_RUN == 8, "plain()'s run of blanks is eight");
 
-/* Whether any of a word's bytes is one plain text has none of. */
-static bool
-word_unplain(uint64_t w)
-{
-	return word_has_below(w, 0x20) || word_has_above(w, 0x7e) ||
-	    word_has(w, '\\');
-}
-
 /* A word's bytes that are blanks, each as its high bit (exact). */
 static uint64_t
 word_blanks(uint64_t w)

@@ -345,6 +345,41 @@ safe_is(const char *in, size_t n, const char *want, const char *what)
 	buf_free(&b);
 }
 
+/*
+ * Plain text is copied eight bytes at a time: whatever is not plain is
+ * escaped at any offset in a word, before, across and after its end.
+ */
+static void
+safe_at_every_offset(void)
+{
+	static const struct { const char *in, *out; } odd[] = {
+		{ "\x1b", "\\x1b" }, { "\\", "\\x5c" }, { "\x7f", "\\x7f" },
+		{ "\xff", "\\xff" }, { "\xe2\x80\xae", "\\u202e" },
+		{ "\xe2\x82\xac", "\xe2\x82\xac" }, { "\t", "\\x09" },
+	};
+	char		 in[64], want[64];
+	size_t		 k, at, bad = 0, tried = 0;
+	struct buf	 b = { 0 };
+
+	for (k = 0; k < sizeof(odd) / sizeof(odd[0]); k++)
+		for (at = 0; at <= 20; at++, tried++) {
+			memset(in, 'a', at);
+			memset(want, 'a', at);
+			(void)snprintf(in + at, sizeof(in) - at, "%s~bcdefghij",
+			    odd[k].in);
+			(void)snprintf(want + at, sizeof(want) - at,
+			    "%s~bcdefghij", odd[k].out);
+			b.len = 0;
+			term_safe(&b, in, strlen(in));
+			if (b.len != strlen(want) || memcmp(b.p, want, b.len) != 0)
+				bad++;
+		}
+	check(bad == 0, "safe text: seven kinds of odd byte at offsets 0 to "
+	    "20 of plain text, each escaped or kept (%zu of %zu wrong)", bad,
+	    tried);
+	buf_free(&b);
+}
+
 static void
 text(void)
 {
@@ -362,6 +397,7 @@ text(void)
 	safe_is("\xc2\x9b", 2, "\\u009b", "a C1 control is escaped");
 	safe_is("caf\xc3\xa9 \xe2\x82\xac", 9, "caf\xc3\xa9 \xe2\x82\xac",
 	    "letters and the euro sign are themselves");
+	safe_at_every_offset();
 	/* cut to fewer columns than its six: never inside a character */
 	for (cols = 3; cols <= 5; cols++) {
 		b.len = 0;

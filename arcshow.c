@@ -507,16 +507,21 @@ by_lifecycle(const void *pa, const void *pb)
 	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-/* By when settled: the seconds first, the text within the same second. */
+/*
+ * By when settled: the seconds first, the instant within the same second
+ * (the same text is the same instant: many are, settled together), then
+ * the key.
+ */
 static int
 by_time(const void *pa, const void *pb)
 {
 	const struct settled	*a = pa, *b = pb;
-	int			 d;
+	int			 d = 0;
 
 	if (a->when_s != b->when_s)
 		return a->when_s < b->when_s ? -1 : 1;
-	d = rfc3339_cmp(a->when, b->when);
+	if (strcmp(a->when, b->when) != 0)
+		d = rfc3339_cmp(a->when, b->when);
 	return d != 0 ? d : strcmp(a->key, b->key);
 }
 

@@ -415,8 +415,8 @@ offset_of() {
 	ASAN_OPTIONS=detect_leaks=0 strace -qq -o "$trace" -P "$ARC_JOURNAL" \
 	    -e trace=mmap "$ARC_BIN/arc-status" --json >/dev/null
 	grep -q mmap "$trace"
-	! grep -q "mmap(NULL, $size, PROT_READ, MAP_PRIVATE, [0-9]*, 0)" \
-	    "$trace" || false
+	local whole="mmap(NULL, $size, PROT_READ, MAP_PRIVATE, [0-9]*, 0)"
+	! grep -q "$whole" "$trace" || false
 }
 
 @test "a deadline of any length, a fraction of 25 digits and an offset among them, is the same through a checkpoint, an update and a new lifecycle" {

@@ -151,15 +151,20 @@ slot_of(const struct state *st, const char *key, size_t n, uint64_t h)
 	return i;
 }
 
+#define PREFAULT_SLOTS	4096	/* a table this large is faulted in at once */
+
+/* The table of conditions, cap slots (a power of two) from now on. */
 static void
-grow_conditions(struct state *st)
+resize_conditions(struct state *st, size_t cap)
 {
 	struct slot	*old = st->slots;
 	size_t		 oldcap = st->cap, i;
 
-	st->cap = oldcap ? oldcap * 2 : 1024;
+	st->cap = cap;
 	if ((st->slots = calloc(st->cap, sizeof(*st->slots))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
+	if (st->cap >= PREFAULT_SLOTS)	/* what follows fills it */
+		mem_prefault(st->slots, st->cap * sizeof(*st->slots));
 	for (i = 0; i < oldcap; i++)
 		if (old[i].c != NULL)
 			st->slots[slot_of(st, old[i].c->key, old[i].c->keylen,
@@ -167,7 +172,11 @@ grow_conditions(struct state *st)
 	free(old);
 }
 
-#define PREFAULT_SLOTS	4096	/* a table this large is faulted in at once */
+static void
+grow_conditions(struct state *st)
+{
+	resize_conditions(st, st->cap ? st->cap * 2 : 1024);
+}
 
 /* A writer's index of events, sized for about n of them from the start. */
 static void
@@ -196,20 +205,20 @@ seen_presize(struct state *st, uint64_t n)
 void
 state_reserve(struct state *st, size_t conditions, size_t events)
 {
-	size_t grown = st->cap;
+	size_t cap = st->cap ? st->cap : 1024;
 
-	while (conditions < SIZE_MAX / 8 &&
-	    (conditions + 1) * 4 > st->cap * 3)
-		grow_conditions(st);
+	while (conditions < SIZE_MAX / 8 && (conditions + 1) * 4 > cap * 3)
+		cap *= 2;
 	/*
-	 * What is coming fills them: faulted in at once, not page by page
-	 * (a small table's few pages are not worth the call).
+	 * Grown once, to its size, not through every size below it; what
+	 * is coming fills it and the pool, so both are faulted in at once,
+	 * not page by page (a small table's few pages are not worth it).
 	 */
-	if (st->cap != grown && st->cap >= PREFAULT_SLOTS &&
-	    conditions < SIZE_MAX / 256) {
-		mem_prefault(st->slots, st->cap * sizeof(*st->slots));
-		arena_reserve(&st->pool, conditions *
-		    (sizeof(struct condition) + KEY_GUESS));
+	if (cap != st->cap) {
+		resize_conditions(st, cap);
+		if (cap >= PREFAULT_SLOTS && conditions < SIZE_MAX / 256)
+			arena_reserve(&st->pool, conditions *
+			    (sizeof(struct condition) + KEY_GUESS));
 	}
 	if (events > 0)
 		seen_presize(st, (uint64_t)events + 1);
@@ -446,6 +455,8 @@ seen_add(struct state *st, const uint8_t ident[16], const uint8_t content[16],
 		st->seen_cap = oldcap ? oldcap * 2 : 1024;
 		if ((st->seen = calloc(st->seen_cap, sizeof(*s))) == NULL)
 			err(EXIT_SYSTEM, "calloc");
+		if (st->seen_cap >= PREFAULT_SLOTS)
+			mem_prefault(st->seen, st->seen_cap * sizeof(*s));
 		for (i = 0; i < oldcap; i++)
 			if (seen_used(&old[i]))
 				*seen_slot(st, old[i].ident) = old[i];

@@ -265,19 +265,12 @@ arena_free(struct arena *a)
 }
 
 
-#define HUGE_PAGE	((uintptr_t)2 * 1024 * 1024)	/* x86-64's, arm64's */
-
 /*
  * Memory about to be written whole, faulted in by one call rather than a
  * page at a time: each fault is a trap into the kernel, dear in a virtual
  * machine (a checkpoint of 10,000 conditions took some 1,300 of them).
- * Of a large table (a long stream's index of a million events) what lies
- * on whole huge pages asks for them first, where the kernel grants them
- * on request (transparent_hugepage "madvise" or "always"): its random
- * probes then miss the TLB far less.  Only speed rides on either: a
- * kernel without MADV_POPULATE_WRITE (before 5.14) says EINVAL, and the
- * pages are faulted as they are written; one without huge pages says
- * EINVAL too.
+ * Only speed rides on it: a kernel without MADV_POPULATE_WRITE (before
+ * 5.14) says EINVAL, and the pages are faulted as they are written.
  */
 void
 mem_prefault(void *p, size_t n)
@@ -289,10 +282,6 @@ mem_prefault(void *p, size_t n)
 	if (ps <= 0 || n == 0 || (uintptr_t)p > UINTPTR_MAX - n)
 		return;
 	page = (uintptr_t)ps;
-	from = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-	to = ((uintptr_t)p + n) & ~(HUGE_PAGE - 1);
-	if (n >= 2 * HUGE_PAGE && to > from)
-		(void)madvise((void *)from, to - from, MADV_HUGEPAGE);
 	from = ((uintptr_t)p + page - 1) & ~(page - 1);
 	to = ((uintptr_t)p + n) & ~(page - 1);
 	if (to > from)

@@ -787,8 +787,10 @@ read_line(struct journal *j, uint64_t at, uint64_t end)
  * into memory of our own first.  Ours are only ever replaced whole; one
  * written over in place while it is read (a restore) is no checkpoint,
  * and the replay from the start serves: cut under us, its map's SIGBUS
- * says so, and rewritten at any length, its change time (the checksum
- * vouched for the bytes as they were when it was read, not for a mix).
+ * says so, and rewritten at any length, its modification time (the
+ * checksum vouched for the bytes as they were when it was read, not for
+ * a mix).  Not its change time: our own writer's rename over it changes
+ * that, and the checkpoint read is still whole.
  */
 static bool
 decode_mapped(struct state *st, int fd, const struct stat *before,
@@ -815,8 +817,8 @@ decode_mapped(struct state *st, int fd, const struct stat *before,
 	if (!ok || fstat(fd, &after) == -1)
 		return false;
 	return after.st_size == before->st_size &&
-	    after.st_ctim.tv_sec == before->st_ctim.tv_sec &&
-	    after.st_ctim.tv_nsec == before->st_ctim.tv_nsec;
+	    after.st_mtim.tv_sec == before->st_mtim.tv_sec &&
+	    after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
 
 /*

@@ -378,7 +378,7 @@ journal_open(struct journal *j, const char *path, bool writable)
  * checkpoint.  fd is the journal's, closed by journal_close().
  */
 bool
-journal_read_fd(struct journal *j, const char *name, int fd)
+journal_read_fd(struct journal *j, const char *name, int fd, bool scratch)
 {
 	struct stat	 sb;
 	char		 head[MAGIC_LEN];
@@ -388,6 +388,7 @@ journal_read_fd(struct journal *j, const char *name, int fd)
 	if ((j->path = strdup(name)) == NULL)
 		err(EXIT_SYSTEM, "strdup");
 	j->fd = fd;
+	j->copy = scratch;
 	j->st = state_new(true);
 	journal_keep_past(j);	/* only history reads a segment */
 	j->retain = RETAIN_DEFAULT;
@@ -427,6 +428,9 @@ journal_close(struct journal *j)
 	if (j->fd != -1)
 		(void)close(j->fd);
 	j->fd = -1;
+	if (j->whole != NULL)
+		(void)munmap((void *)j->whole, j->whole_len);
+	j->whole = NULL;
 	state_free(j->st);
 	j->st = NULL;
 	arena_free(&j->arena);
@@ -1016,21 +1020,39 @@ catch_up(struct journal *j)
 	records = j->records;
 	if (sigsetjmp(bus_jump, 1) != 0)
 		return bus_caught(j);
-	while (j->offset < size) {
-		base = j->offset & ~(page - 1);
-		maplen = size - base < window ? (size_t)(size - base) : window;
-		map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, j->fd,
-		    (off_t)base);
+	/* A scratch copy is ours alone: mapped once, whole, and kept. */
+	if (j->copy && j->whole == NULL && size > 0 && size <= SIZE_MAX) {
+		map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, j->fd, 0);
 		if (map == MAP_FAILED) {
 			warn("%s: mmap", j->path);
 			return false;
 		}
-		(void)madvise(map, maplen, MADV_SEQUENTIAL);
+		j->whole = map;
+		j->whole_len = (size_t)size;
+	}
+	while (j->offset < size) {
+		if (j->whole != NULL) {
+			base = 0;
+			maplen = j->whole_len;
+			map = (char *)j->whole;
+		} else {
+			base = j->offset & ~(page - 1);
+			maplen = size - base < window ? (size_t)(size - base) :
+			    window;
+			map = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, j->fd,
+			    (off_t)base);
+			if (map == MAP_FAILED) {
+				warn("%s: mmap", j->path);
+				return false;
+			}
+			(void)madvise(map, maplen, MADV_SEQUENTIAL);
+		}
 		bus_arm(map, maplen);
 		r = replay(j, map + (j->offset - base),
 		    (size_t)(base + maplen - j->offset), &used);
 		bus_disarm();
-		(void)munmap(map, maplen);
+		if (map != j->whole)
+			(void)munmap(map, maplen);
 		if (r == REPLAY_FAIL)
 			return false;
 		if (r != REPLAY_OK) {
@@ -1080,7 +1102,7 @@ catch_up(struct journal *j)
 	 * synced.  A failed sync is not retried: the page cache may already
 	 * have dropped what it could not write.
 	 */
-	if (j->records > records && !j->salvage) {
+	if (j->records > records && !j->salvage && !j->copy) {
 		if (!durable_as_marked(j, &sb) && fdatasync(j->fd) == -1) {
 			warn("%s: cannot sync what another process wrote",
 			    j->path);
@@ -1441,6 +1463,13 @@ read_at(struct journal *j, char *to, size_t len, uint64_t off)
 	size_t	got = 0;
 	ssize_t	n;
 
+	if (j->whole != NULL) {
+		if (off > j->whole_len || len > j->whole_len - off)
+			errx(EXIT_SYSTEM, "internal error: a span past the "
+			    "segment");
+		memcpy(to, j->whole + off, len);
+		return;
+	}
 	if (j->batch.len > 0 && off >= j->batch_at) {
 		if (off - j->batch_at + len > j->batch.len)
 			errx(EXIT_SYSTEM, "internal error: a span past the "

@@ -44,6 +44,9 @@ struct journal {
 	bool		 salvage;	/* skip damaged records, do not refuse */
 	uint64_t	 skipped_at;	/* salvage: the last record skipped (its byte) */
 	bool		 past;		/* history's: every lifecycle, no checkpoint */
+	const char	*whole;		/* a scratch copy's bytes, all mapped */
+	size_t		 whole_len;
+	bool		 copy;		/* whole is it: a scratch copy, ours */
 	bool		 warned_tail;
 	bool		 swept;		/* stale temporary files removed */
 	/* Automatic compaction: when, and what it keeps. */
@@ -79,8 +82,13 @@ char	*journal_default_path(const char *);
 char	*journal_usual_path(void);
 bool	 journal_folder_ready(const char *path, bool make);
 bool	 journal_open(struct journal *, const char *path, bool writable);
-/* A segment of history (its plain bytes in fd), read as a reader reads. */
-bool	 journal_read_fd(struct journal *, const char *name, int fd);
+/*
+ * A segment of history (its plain bytes in fd), read as a reader reads.
+ * scratch: fd is a decompressed copy no one else has, read from memory
+ * whole and never synced.
+ */
+bool	 journal_read_fd(struct journal *, const char *name, int fd,
+	    bool scratch);
 void	 journal_close(struct journal *);
 /*
  * Before the first read: keep every lifecycle the file holds, not only

@@ -482,7 +482,7 @@ history_archives(struct history *h, const char *journal)
 			status = EXIT_SYSTEM;
 			continue;
 		}
-		if (!journal_read_fd(&sj, v[i].path, fd))
+		if (!journal_read_fd(&sj, v[i].path, fd, v[i].compressed))
 			status = EXIT_SYSTEM;
 		else
 			history_of(h, &sj, rank);

@@ -183,12 +183,34 @@ print("ok")'
 	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
 	[[ "$stderr" == *"${segs[0]##*/}: a damaged compressed segment (not a journal inside); skipped"* ]]
 	[[ "$output" == *"  c  resolved"* ]]
+	# a sound segment with bytes after its frame
+	zstdcat "${segs[1]}" >"$BATS_TEST_TMPDIR/plain"
+	zstd -q -c "$BATS_TEST_TMPDIR/plain" >"$BATS_TEST_TMPDIR/whole"
+	{ cat "$BATS_TEST_TMPDIR/whole"; printf 'tail'; } >"${segs[0]}"
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[[ "$stderr" == *"${segs[0]##*/}: a damaged compressed segment (bytes after its frame); skipped"* ]]
+	[[ "$output" == *"  c  resolved"* ]]
 	head -c $(( $(stat -c %s "${segs[1]}") * 2 / 3 )) "${segs[1]}" >"$BATS_TEST_TMPDIR/cut"
 	cp "$BATS_TEST_TMPDIR/cut" "${segs[1]}"
 	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"${segs[1]##*/}: a damaged compressed segment (it ends early); skipped"* ]]
 	[[ "$output" == *"  b  resolved"* ]]
+}
+
+@test "--history reads a compressed segment into a copy of no name that it never syncs: nothing is written to the disk for it, and the answer is the same" {
+	needs strace
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-28T00:00:00Z b
+	no_plain_segment
+	ARC_NOW=2026-08-29T00:00:00Z strace -f -qq -e trace=fsync,fdatasync,sync_file_range,syncfs \
+	    -o "$BATS_TEST_TMPDIR/trace" arc-status --history --since 10d >"$BATS_TEST_TMPDIR/out"
+	[ ! -s "$BATS_TEST_TMPDIR/trace" ]
+	grep -q '  a  resolved' "$BATS_TEST_TMPDIR/out"
+	grep -q '  b  resolved' "$BATS_TEST_TMPDIR/out"
+	# and no file of its own is left beside the journal
+	[ "$(ls "${ARC_JOURNAL%/*}" | grep -cv -e '^journal$' -e '^journal\.history\.' -e '^journal\.wake$' -e '^journal\.checkpoint$')" -eq 0 ]
 }
 
 @test "a damaged plain segment is not compressed: --archive names the byte and leaves it as it is" {

@@ -9,7 +9,9 @@
  * that meet it.  Each record keeps its CRC inside the compressed frame,
  * and the frame has zstd's own checksum: damage is found either way.
  * What a compaction copied forward, records the segments before already
- * hold byte for byte, is left out of the compressed form (copies_end).
+ * hold byte for byte, and its records of the events it saw, which no
+ * reader of history needs, are left out of the compressed form
+ * (copies_end).
  *
  * Compression is never done inside a call a hook waits on: arc-apply
  * --compact and --archive do it themselves, and a writer whose automatic
@@ -492,6 +494,12 @@ archive_open(const struct segment *s)
  * and sound) says, is history that segment holds: it is left out of this
  * one's compressed form, and the header names the seq of the last copy
  * left out, so that the records read on without a gap.
+ *
+ * The compaction's records of events seen follow its copies.  They serve
+ * the live journal's idempotency alone (no reader of history reads them),
+ * and each compaction within the window writes the same ones again: 38%
+ * of a segment's compressed bytes, measured.  Once every copy before them
+ * is left out, they are left out too.
  */
 #define FRAME_TAIL	18	/* ,"crc":"XXXXXXXX"} */
 
@@ -500,6 +508,16 @@ struct copy {
 	size_t		 keylen, partlen;
 	int64_t		 changed;
 };
+
+/* Whether the line at p is a compaction's record of events seen. */
+static bool
+seen_record(const char *p, const char *nl)
+{
+	static const char	 seen[] = "\",\"seen\":[[";
+	size_t			 n = (size_t)(nl - p);
+
+	return memmem(p, n < 128 ? n : 128, seen, sizeof(seen) - 1) != NULL;
+}
 
 /* A number after "name": at p (digits only), or false. */
 static bool
@@ -727,8 +745,14 @@ copies_end(const char *map, size_t len, const struct segment *prev,
 		    seq != *last + 1 ||
 		    (q = memchr(p, ',', (size_t)(nl - p))) == NULL ||
 		    !number_after(q + 1, nl, "\"durable\":",
-		    &durable) || durable != head ||
-		    !record_parts(p, (size_t)(nl - p), &c))
+		    &durable) || durable != head)
+			break;
+		if (seen_record(p, nl)) {
+			*last = seq;
+			cut = (size_t)(nl + 1 - map);
+			continue;
+		}
+		if (!record_parts(p, (size_t)(nl - p), &c))
 			break;
 		for (k = 0, s = NULL; k < nprev; k++) {
 			if (k == loaded) {

@@ -305,7 +305,7 @@ print("ok")'
 	[ "$status" -eq 0 ]
 }
 
-@test "a compaction's copies are left out of the next compressed segment: --history --json the same, every record still framed; rotation takes what only the older segment held" {
+@test "a compaction's copies and its record of events seen are left out of the next compressed segment: --history --json the same, every record still framed; rotation takes what only the older segment held" {
 	settle_at 2026-08-26T01:16:00Z a
 	apply <<<"$(created open)" >/dev/null
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 365d
@@ -321,17 +321,21 @@ print("ok")'
 	s1=$(ls "$ARC_JOURNAL".history.* | sed -n 1p)
 	s2=$(ls "$ARC_JOURNAL".history.* | sed -n 2p)
 	s3=$(ls "$ARC_JOURNAL".history.* | sed -n 3p)
-	# the second begins past the copies of a and open the first holds:
-	# its header names the last copy left out, its records follow on
+	# the second begins past the copies of a and open the first holds,
+	# and past the compaction's record of the events it saw (the live
+	# journal's idempotency, no history): its header names the last
+	# record left out, its records follow on
 	local last1; last1=$(zstdcat "$s1" | tail -1 | jq .seq)
 	local head2; head2=$(zstdcat "$s2" | head -1 | jq .seq)
-	[ "$head2" -eq $((last1 + 2)) ]
+	[ "$head2" -eq $((last1 + 3)) ]
+	! zstdcat "$s2" "$s3" | grep -q '"seen":' || false
+	grep -q '"seen":' "$ARC_JOURNAL"	# the live journal keeps its own
 	[ "$(zstdcat "$s2" | sed -n 2p | jq .seq)" -eq $((head2 + 1)) ]
 	! zstdcat "$s2" | jq -r 'select(.durable == '"$last1"') | .index.key // empty' | grep -qx -e a -e open || false
 	# the third leaves out its copy of b (the second holds it), and of a
 	# and open too: the second left them out, the first holds them
 	local last2; last2=$(zstdcat "$s2" | tail -1 | jq .seq)
-	[ "$(zstdcat "$s3" | head -1 | jq .seq)" -eq $((last2 + 3)) ]
+	[ "$(zstdcat "$s3" | head -1 | jq .seq)" -eq $((last2 + 4)) ]
 	for s in "$s1" "$s2" "$s3"; do
 		zstdcat "$s" | jq -e . >/dev/null
 		zstdcat "$s" | /usr/bin/python3 -c 'import sys, crc32c

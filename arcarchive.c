@@ -26,6 +26,7 @@
  */
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -437,51 +438,122 @@ decompress(const struct segment *s, const char *map, size_t len, int out)
 	return why == NULL;
 }
 
-int
-archive_open(const struct segment *s)
+/*
+ * The file a compressed segment's plain bytes go to: one of no name
+ * beside it (on the disk, gone when closed: they hold nonces), else in
+ * memory.
+ */
+static int
+scratch_beside(const char *path)
+{
+	char	*dir = parent_of(path);
+	int	 out = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	free(dir);
+	if (out == -1 && (out = memfd_create("arc-segment", MFD_CLOEXEC)) == -1)
+		err(EXIT_SYSTEM, "memfd_create");
+	return out;
+}
+
+/* A compressed segment's plain bytes into out; false (warned) if not. */
+static bool
+decompress_into(const struct segment *s, int out)
 {
 	struct stat	 sb;
 	void		*map;
-	char		*dir;
-	int		 fd, out;
+	int		 fd;
 	bool		 ok;
 
 	if ((fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1) {
 		warn("%s", s->path);
-		return -1;
+		return false;
 	}
-	if (!s->compressed)
-		return fd;
 	if (fstat(fd, &sb) == -1 || (uint64_t)sb.st_size > SIZE_MAX) {
 		warn("%s", s->path);
 		(void)close(fd);
-		return -1;
+		return false;
 	}
 	map = sb.st_size > 0 ? mmap(NULL, (size_t)sb.st_size, PROT_READ,
 	    MAP_PRIVATE, fd, 0) : NULL;
 	(void)close(fd);
 	if (map == MAP_FAILED) {
 		warn("%s", s->path);
-		return -1;
+		return false;
 	}
-	/*
-	 * Its plain bytes in a file of no name beside it (on the disk, gone
-	 * when closed: they hold nonces), else in memory.
-	 */
-	dir = parent_of(s->path);
-	out = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	free(dir);
-	if (out == -1 && (out = memfd_create("arc-segment", MFD_CLOEXEC)) == -1)
-		err(EXIT_SYSTEM, "memfd_create");
 	ok = decompress(s, map, (size_t)sb.st_size, out);
 	if (map != NULL)
 		(void)munmap(map, (size_t)sb.st_size);
-	if (!ok) {
-		(void)close(out);
+	return ok;
+}
+
+int
+archive_open(const struct segment *s)
+{
+	int	 fd;
+
+	if (!s->compressed) {
+		if ((fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC)) == -1)
+			warn("%s", s->path);
+		return fd;
+	}
+	fd = scratch_beside(s->path);
+	if (!decompress_into(s, fd)) {
+		(void)close(fd);
 		return -1;
 	}
-	return out;
+	return fd;
+}
+
+/*
+ * A child decompresses while the caller reads the segment before: zstd
+ * and the kernel's work on fresh pages were 40% of --history's time, on
+ * one core while the other idled.  The child writes only the scratch
+ * file, and dies with us.
+ */
+int
+archive_open_ahead(const struct segment *s, pid_t *child)
+{
+	pid_t	 pid;
+	int	 fd;
+
+	*child = 0;
+	if (!s->compressed)
+		return archive_open(s);
+	fd = scratch_beside(s->path);
+	(void)fflush(stdout);	/* nothing of ours for the child to write */
+	if ((pid = fork()) == 0) {
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		_exit(decompress_into(s, fd) ? 0 : 1);
+	}
+	if (pid == -1) {	/* no second process: here, now */
+		if (!decompress_into(s, fd)) {
+			(void)close(fd);
+			return -1;
+		}
+		return fd;
+	}
+	*child = pid;
+	return fd;
+}
+
+bool
+archive_opened(const struct segment *s, pid_t child)
+{
+	int	 status;
+
+	if (child == 0)
+		return true;
+	while (waitpid(child, &status, 0) == -1)
+		if (errno != EINTR) {
+			warn("%s: waitpid", s->path);
+			return false;
+		}
+	if (WIFSIGNALED(status))
+		warnx("%s: its decompression was killed (signal %d); skipped",
+		    s->path, WTERMSIG(status));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 /* ---- compaction's copies, left out of a compressed segment ---- */

@@ -7,6 +7,8 @@
 #ifndef ARCARCHIVE_H
 #define ARCARCHIVE_H
 
+#include <sys/types.h>
+
 #include "arc.h"
 
 /* One segment of history, as its name (and, if plain, its records) tell. */
@@ -37,6 +39,13 @@ void	 archive_list_free(struct segment *, size_t);
  * segment) when it cannot be read or its compressed frame is damaged.
  */
 int	 archive_open(const struct segment *);
+/*
+ * The same, decompressed by a child while the caller goes on: the fd at
+ * once, its bytes once archive_opened() (which reaps *child, 0: none)
+ * says they are whole; false, warned, as archive_open's -1.
+ */
+int	 archive_open_ahead(const struct segment *, pid_t *child);
+bool	 archive_opened(const struct segment *, pid_t child);
 /* The limits from ARC_KEEP_HISTORY and ARC_KEEP_HISTORY_BYTES. */
 void	 archive_keep_env(struct keep *);
 /*

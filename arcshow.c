@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arc.h"
 #include "arcrecord.h"
@@ -466,28 +467,47 @@ history_archives(struct history *h, const char *journal)
 {
 	struct segment	*v;
 	struct journal	 sj;
-	size_t		 n, i, rank = 1;
+	size_t		*read, n, i, k, nread = 0;
 	int64_t		 end;
-	int		 fd, status = 0;
+	int		 fd, next = -1, status = 0;
+	pid_t		 child, next_child = 0;
 
 	if (!archive_list(journal, &v, &n))
 		return EXIT_SYSTEM;
-	for (i = n; i-- > 0; rank++) {
+	if ((read = reallocarray(NULL, n + 1, sizeof(*read))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	for (i = n; i-- > 0; ) {
 		end = i + 1 < n ? v[i + 1].from : INT64_MAX;
 		if (i + 1 < n && v[i + 1].seq == v[i].seq)
 			continue;	/* a compression cut short: read one */
 		if (v[i].from > h->o->until || end < h->o->since)
 			continue;
-		if ((fd = archive_open(&v[i])) == -1) {
+		read[nread++] = i;
+	}
+	/* Each segment decompressed while the one before it is read. */
+	if (nread > 0)
+		next = archive_open_ahead(&v[read[0]], &next_child);
+	for (k = 0; k < nread; k++) {
+		i = read[k];
+		fd = next;
+		child = next_child;
+		next = -1;
+		next_child = 0;
+		if (k + 1 < nread)
+			next = archive_open_ahead(&v[read[k + 1]], &next_child);
+		if (fd == -1 || !archive_opened(&v[i], child)) {
+			if (fd != -1)
+				(void)close(fd);
 			status = EXIT_SYSTEM;
 			continue;
 		}
 		if (!journal_read_fd(&sj, v[i].path, fd, v[i].compressed))
 			status = EXIT_SYSTEM;
 		else
-			history_of(h, &sj, rank);
+			history_of(h, &sj, n - i);
 		journal_close(&sj);
 	}
+	free(read);
 	archive_list_free(v, n);
 	return status;
 }

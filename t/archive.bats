@@ -198,16 +198,21 @@ print("ok")'
 	[[ "$output" == *"  b  resolved"* ]]
 }
 
-@test "--history reads a compressed segment into a copy of no name that it never syncs: nothing is written to the disk for it, and the answer is the same" {
+@test "--history reads a compressed segment into a copy of no name that it never syncs, decompressed by a child it reaps: nothing is written to the disk for it, and the answer is the same" {
 	needs strace
 	settle_at 2026-08-26T01:16:00Z a
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
 	settle_at 2026-08-28T00:00:00Z b
 	no_plain_segment
-	ARC_NOW=2026-08-29T00:00:00Z strace -f -qq -e trace=fsync,fdatasync,sync_file_range,syncfs \
+	ARC_NOW=2026-08-29T00:00:00Z strace -f -qq -e signal=none -e trace=fsync,fdatasync,sync_file_range,syncfs \
 	    -o "$BATS_TEST_TMPDIR/trace" arc-status --history --since 10d >"$BATS_TEST_TMPDIR/out"
 	[ ! -s "$BATS_TEST_TMPDIR/trace" ]
 	grep -q '  a  resolved' "$BATS_TEST_TMPDIR/out"
+	# a child decompresses each compressed segment, and is reaped
+	ARC_NOW=2026-08-29T00:00:00Z strace -f -qq -e signal=none -e trace=clone,clone3,fork,vfork,wait4 \
+	    -o "$BATS_TEST_TMPDIR/forks" arc-status --history --since 10d >/dev/null
+	[ "$(grep -cE ' (clone|clone3|fork|vfork)\(' "$BATS_TEST_TMPDIR/forks")" -eq "$(segments | wc -l)" ]
+	[ "$(grep -cE ' wait4\(.*= [0-9]+$' "$BATS_TEST_TMPDIR/forks")" -eq "$(segments | wc -l)" ]
 	grep -q '  b  resolved' "$BATS_TEST_TMPDIR/out"
 	# and no file of its own is left beside the journal
 	[ "$(ls "${ARC_JOURNAL%/*}" | grep -cv -e '^journal$' -e '^journal\.history\.' -e '^journal\.wake$' -e '^journal\.checkpoint$')" -eq 0 ]

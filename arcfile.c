@@ -213,7 +213,8 @@ write_all(int fd, const char *p, size_t n)
 
 /*
  * A temporary file beside the journal, ours alone: never an existing file,
- * never through a link.
+ * never through a link.  Open to read as well: a compaction's writer goes
+ * on reading the journal it wrote.
  */
 int
 open_temporary(const char *path, const char *kind, char **tmp)
@@ -222,14 +223,14 @@ open_temporary(const char *path, const char *kind, char **tmp)
 
 	if (asprintf(tmp, "%s.%s.%ld", path, kind, (long)getpid()) == -1)
 		err(EXIT_SYSTEM, "asprintf");
-	fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	fd = open(*tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 	    0600);
 	/*
 	 * One there already is a dead process's that had our pid (no live
 	 * one has it, and we remove ours): it goes, as the sweep would.
 	 */
 	if (fd == -1 && errno == EEXIST && unlink(*tmp) == 0)
-		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		fd = open(*tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
 		    O_CLOEXEC, 0600);
 	if (fd == -1 || fchmod(fd, 0600) == -1) {
 		warn("%s", *tmp);

@@ -1543,6 +1543,27 @@ struct sink {
 	void		*map;	/* the old file, whose copied pages we let go */
 	size_t		 maplen;
 	int		 failed;	/* the errno of a failed write */
+	uint64_t	 written;	/* bytes, the header's included */
+};
+
+/*
+ * What a compaction wrote, for the writer that goes on with the file it
+ * wrote (adopt_compacted): each condition's new place, as the replay of
+ * its record puts it, and the file's counts.  whole: the file holds the
+ * state as it is (nothing retired, no event seen let go); otherwise the
+ * writer reads the new file again, as any other process does.
+ */
+struct moved {
+	struct condition	*c;
+	struct span		 n, q;
+};
+
+struct rewrite {
+	bool		 whole;
+	struct moved	*v;
+	size_t		 n, cap;
+	uint64_t	 records, last_start;
+	uint64_t	 written;	/* the file's size */
 };
 
 static bool
@@ -1555,6 +1576,7 @@ sink_write(struct buf *b, void *arg)
 		warn("%s", s->path);
 		return false;
 	}
+	s->written += b->len;
 	/*
 	 * The pages read so far stay in the page cache, but not in our
 	 * memory: a compaction's footprint is the state's, not the file's.
@@ -1617,12 +1639,44 @@ salvage_leaves_out(struct journal *j, const struct condition *c)
  * a record; numbered on from the last record, and each as durable as the
  * whole file will be when it is renamed into place.
  */
+/*
+ * A kept condition's record, just written at out's start, read back as
+ * a replay reads it: where its parts now are.  false: it cannot be
+ * adopted (the caller reads the file again).
+ */
+static bool
+moved_to(struct journal *j, struct rewrite *rw, struct condition *c,
+    const struct sink *s, const struct buf *out, size_t start)
+{
+	struct log_record	 r;
+	struct moved		*m;
+
+	arena_reset(&j->record_arena);
+	if (!log_decode(&j->record_arena, out->p + start, out->len - start - 1,
+	    s->written + start, state_readers_only(j->st), &r) ||
+	    (r.put.n.len > 0) != (c->notification.len > 0) ||
+	    (r.put.q.len > 0) != (c->interaction.len > 0))
+		return false;
+	if (rw->n == rw->cap) {
+		rw->cap = rw->cap ? rw->cap * 2 : 1024;
+		if ((rw->v = reallocarray(rw->v, rw->cap, sizeof(*rw->v))) ==
+		    NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	m = &rw->v[rw->n++];
+	m->c = c;
+	m->n = r.put.n;
+	m->q = r.put.q;
+	return true;
+}
+
 static bool
 write_kept(struct journal *j, const char *map, struct sink *s,
-    const char *now, int64_t retain, int64_t window, struct buf *out)
+    const char *now, int64_t retain, int64_t window, struct buf *out,
+    struct rewrite *rw)
 {
 	const char		*at = journal_clock(j, now);
-	const struct condition	*c;
+	struct condition	*c;
 	uint64_t		 durable = j->seq;
 	int64_t			 since = instant_seconds(now) - window, when;
 	uint8_t			 ident[16], content[16];
@@ -1632,12 +1686,19 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i)) {
 		if (c->notification.len == 0 ||
 		    condition_retired(c, now, retain) ||
-		    salvage_leaves_out(j, c))
+		    salvage_leaves_out(j, c)) {
+			rw->whole = false;
 			continue;
+		}
 		arena_reset(&j->arena);
+		start = out->len;
 		log_encode_kept(out, ++j->seq, durable, at, c,
 		    kept_text(j, map, c, false), c->interaction.len > 0 ?
 		    kept_text(j, map, c, true) : (struct sv){ NULL, 0 });
+		rw->records++;
+		rw->last_start = s->written + start;
+		if (rw->whole && !moved_to(j, rw, c, s, out, start))
+			rw->whole = false;
 		if (out->len >= FLUSH_AT) {
 			if (!sink_write(out, s))
 				return false;
@@ -1645,11 +1706,17 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 		}
 	}
 	i = 0;
+	start = 0;
 	while (state_next_seen(j->st, &i, ident, content, &when)) {
-		if (when < since)
+		if (when < since) {
+			rw->whole = false;
 			continue;
+		}
+		if (in_record == 0)
+			rw->records++;
 		log_encode_seen(out, &start, &in_record, in_record == 0 ?
 		    ++j->seq : j->seq, durable, at, ident, content, when);
+		rw->last_start = s->written + start;
 		if (in_record == 512)
 			log_encode_seen_end(out, start, &in_record);
 		if (in_record == 0 && out->len >= FLUSH_AT) {
@@ -1665,7 +1732,7 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 /* write_kept from the map of the old file, which may shrink under us. */
 static bool
 write_kept_mapped(struct journal *j, struct sink *s, const char *now,
-    int64_t retain, int64_t window, struct buf *out)
+    int64_t retain, int64_t window, struct buf *out, struct rewrite *rw)
 {
 	bool ok;
 
@@ -1674,17 +1741,20 @@ write_kept_mapped(struct journal *j, struct sink *s, const char *now,
 		return bus_caught(j);
 	}
 	bus_arm(s->map, s->maplen);
-	ok = write_kept(j, s->map, s, now, retain, window, out);
+	ok = write_kept(j, s->map, s, now, retain, window, out, rw);
 	bus_disarm();
 	return ok;
 }
 
-/* Writes the state's live records to fd, a header first, and syncs them. */
+/*
+ * Writes the state's live records to fd, a header first, and syncs them;
+ * rw (zeroed, whole set) learns where they went.
+ */
 static bool
 write_live(struct journal *j, int fd, const char *path, const char *now,
-    int64_t retain, int64_t window)
+    int64_t retain, int64_t window, struct rewrite *rw)
 {
-	struct sink		 s = { fd, path, NULL, 0, 0 };
+	struct sink		 s = { fd, path, NULL, 0, 0, 0 };
 	struct buf		 out = { 0 };
 	void			*map = MAP_FAILED;
 	bool			 ok;
@@ -1696,7 +1766,8 @@ write_live(struct journal *j, int fd, const char *path, const char *now,
 		s.map = map;
 		s.maplen = (size_t)j->offset;
 	}
-	ok = write_kept_mapped(j, &s, now, retain, window, &out);
+	ok = write_kept_mapped(j, &s, now, retain, window, &out, rw);
+	rw->written = s.written;
 	if (s.map != NULL)
 		(void)munmap(map, (size_t)j->offset);
 	if (ok && fsync(fd) == -1) {
@@ -1769,10 +1840,51 @@ archive(struct journal *j, uint64_t last)
 	return ok && sync_parent(j->path);
 }
 
+/*
+ * The writer goes on with the file its compaction wrote, the state it
+ * has: each condition's spans moved to where its record now is, the
+ * file's counts its own.  Nothing else differs from what a replay of the
+ * new file builds, since the file was written from this very state and
+ * nothing in it was left out (rw->whole); the replay of a large journal
+ * (every record again, every event seen into a new table) is what it
+ * spares.  false: the caller reads the new file, as before.
+ */
+static bool
+adopt_compacted(struct journal *j, int fd, const struct rewrite *rw,
+    uint64_t last)
+{
+	struct stat	 sb;
+	size_t		 i;
+
+	if (!rw->whole || j->batch.len > 0 || fstat(fd, &sb) == -1 ||
+	    (uint64_t)sb.st_size != rw->written)
+		return false;
+	for (i = 0; i < rw->n; i++) {
+		rw->v[i].c->notification = rw->v[i].n;
+		rw->v[i].c->interaction = rw->v[i].q;
+	}
+	(void)close(j->fd);	/* the old file's lock goes with it */
+	j->fd = fd;
+	j->dev = sb.st_dev;
+	j->ino = sb.st_ino;
+	j->offset = rw->written;
+	j->records = rw->records;
+	j->last_start = rw->last_start;
+	j->first_seq = last;
+	j->durable = j->seq;
+	j->version = 2;
+	j->check_seq = true;
+	j->checkpoint = 0;
+	j->warned_tail = false;
+	j->checked = false;
+	return true;
+}
+
 /* Under LOCK_EX and caught up: the live state into a new file, renamed. */
 static bool
 compact_locked(struct journal *j, const char *now)
 {
+	struct rewrite	 rw = { .whole = true };
 	char		*tmp;
 	int		 fd;
 	bool		 ok = false;
@@ -1790,7 +1902,7 @@ compact_locked(struct journal *j, const char *now)
 		goto fail;
 	}
 	/* A file of no records since its header holds no history. */
-	if (!write_live(j, fd, tmp, now, j->retain, j->window) ||
+	if (!write_live(j, fd, tmp, now, j->retain, j->window, &rw) ||
 	    (last > j->first_seq && !archive(j, last)))
 		goto fail;
 	if (rename(tmp, j->path) == -1) {
@@ -1805,6 +1917,8 @@ compact_locked(struct journal *j, const char *now)
 	 * Closing the old file releases its lock: processes waiting on it
 	 * find it renamed over, and reopen the new one.
 	 */
+	if (ok && adopt_compacted(j, fd, &rw, last))
+		goto done;
 	(void)close(fd);
 	(void)close(j->fd);
 	j->fd = -1;
@@ -1819,7 +1933,9 @@ fail:
 	/* The journal goes on as it was: its next record follows its last. */
 	j->seq = j->durable = last;
 	j->check_seq = j->version == 2;
+	/* Its spans were never moved: the state is the old file's still. */
 done:
+	free(rw.v);
 	free(tmp);
 	return ok;
 }
@@ -1834,7 +1950,7 @@ journal_compact(struct journal *j, const char *now)
 	if (j->missing)
 		return true;	/* upgraded, and so compacted, just now */
 	ok = compact_locked(j, now);
-	if (!ok)
+	if (!ok || !j->missing)	/* adopted: the new file's lock is ours */
 		journal_unlock(j);
 	return ok;
 }
@@ -1959,8 +2075,9 @@ journal_maintain(struct journal *j, const char *now)
 bool
 journal_salvage(struct journal *j, const char *to)
 {
-	int	 fd;
-	bool	 ok;
+	struct rewrite	 rw = { .whole = false };	/* a copy: not ours */
+	int		 fd;
+	bool		 ok;
 
 	j->salvage = true;
 	/* A writer's state: the events seen are salvaged too. */
@@ -1976,8 +2093,8 @@ journal_salvage(struct journal *j, const char *to)
 		warn("%s", to);
 		return false;
 	}
-	ok = write_live(j, fd, to, arc_now(), FOREVER,
-	    FOREVER) && sync_parent(to);
+	ok = write_live(j, fd, to, arc_now(), FOREVER, FOREVER, &rw) &&
+	    sync_parent(to);
 	(void)close(fd);
 	if (!ok)
 		(void)unlink(to);

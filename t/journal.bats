@@ -470,10 +470,13 @@ offset_of() {
 	[ "$(views)" = "$expected" ]
 }
 
-@test "after a compaction the old file's checkpoint is removed; a writer makes one of the new file" {
+@test "after a compaction the old file's checkpoint is removed; the writer that compacted, going on with the new file, makes one of it" {
 	checkpointed_history
+	cp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/old"
 	ARC_NOW=2026-08-26T01:30:00Z arc-apply --compact
-	[ ! -e "$ARC_JOURNAL.checkpoint" ]
+	# not the old one: a new file's, that names the new journal
+	! cmp -s "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/old" || false
+	[ "$(ARC_NOW=2026-08-26T01:30:00Z views)" = "$(mv "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/aside"; ARC_NOW=2026-08-26T01:30:00Z views; mv "$BATS_TEST_TMPDIR/aside" "$ARC_JOURNAL.checkpoint")" ]
 	apply <<<"$(information later)" >/dev/null
 	[ -f "$ARC_JOURNAL.checkpoint" ]
 	[ "$(ARC_NOW=2026-08-26T01:30:00Z arc-status --json --show later | jq -r .key)" = later ]
@@ -1279,6 +1282,54 @@ settled_history() {
 	done
 	kill "$tp"
 	grep -q '"key":"after"' "$BATS_TEST_TMPDIR/seen"
+}
+
+@test "a writer goes on after its own compactions with the state it had: later events read the moved records, a repeated event is still known, and its checkpoint reads as the file does" {
+	needs strace
+	local q; q=$(created q1)
+	{
+		echo "$q"
+		information n1
+		for i in $(seq 8); do
+			updated n1 ".request.kind = \"information\" | .request.message = \"message $i $(printf 'x%.0s' {1..300})\""
+		done
+		resolved n1
+		echo "$q"	# the very first event again
+		updated q1 '.request.message = "May I deploy now?"'
+	} >"$BATS_TEST_TMPDIR/events"
+	# one commit an event, and a compaction after each that may take one
+	ARC_COMPACT_FLOOR=1 ARC_CHECKPOINT_FLOOR=1 run --separate-stderr apply --batch 1 "$BATS_TEST_TMPDIR/events"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 13 ]
+	# compacted within the call, more than once
+	[ "$(ls "$ARC_JOURNAL".history.* | wc -l)" -ge 2 ]
+	# after them: the resolution shows the notification as the records
+	# the compactions moved hold it, the repeat is known as one, and the
+	# update reads the question it replaces
+	[ "$(jq -r 'select(.line == 11) | [.status, .notification.status, .notification.message[0:9]] | @tsv' <<<"$output")" = "$(printf '200\tresolved\tmessage 8')" ]
+	[ "$(jq -r 'select(.line == 12) | .replayed' <<<"$output")" = true ]
+	[ "$(jq -r 'select(.line == 12) | .interaction.id' <<<"$output")" = "$(jq -r 'select(.line == 1) | .interaction.id' <<<"$output")" ]
+	[ "$(jq -r 'select(.line == 13) | [.status, .interaction.prompt] | @tsv' <<<"$output")" = "$(printf '200\tMay I deploy now?')" ]
+	# what it left: the checkpoint it wrote from that state (it went on
+	# with the file it wrote; one that let go of it leaves none) reads as
+	# the file read alone does
+	[ -s "$ARC_JOURNAL.checkpoint" ]
+	local with without
+	with=$(ARC_NOW=2026-08-26T01:16:00Z ARC_CHECKPOINT_FLOOR=1 arc-status --show q1 --json)
+	without=$(ARC_NOW=2026-08-26T01:16:00Z ARC_CHECKPOINT_FLOOR=100000000 arc-status --show q1 --json)
+	[ "$with" = "$without" ]
+	[ "$(jq -r .interaction.prompt <<<"$with")" = "May I deploy now?" ]
+	[ "$(ARC_NOW=2026-08-26T01:16:00Z ARC_CHECKPOINT_FLOOR=1 arc-status --list | cut -f1,3 | tr '\t\n' ': ')" = "q1:pending " ]
+	# and is taken, not refused for a last record it names wrongly: the
+	# reader maps the checkpoint, never the journal whole
+	local size; size=$(stat -c %s "$ARC_JOURNAL")
+	ARC_NOW=2026-08-26T01:16:00Z ARC_CHECKPOINT_FLOOR=1 strace -qq -e trace=mmap \
+	    -o "$BATS_TEST_TMPDIR/maps" arc-status --list >/dev/null
+	grep -q 'MAP_PRIVATE|MAP_POPULATE' "$BATS_TEST_TMPDIR/maps"
+	! grep -q "mmap(NULL, $size, PROT_READ, MAP_PRIVATE, " "$BATS_TEST_TMPDIR/maps" || false
+	# a later call knows the first event still
+	run --separate-stderr apply <<<"$q"
+	[ "$(jq -r .replayed <<<"$output")" = true ]
 }
 
 @test "an automatic compaction that fails takes back nothing already stored and reported" {

@@ -45,7 +45,6 @@
 #include <unistd.h>
 
 #include <zstd.h>
-#include <zstd_errors.h>
 
 #include "arc.h"
 #include "arcspawn.h"
@@ -346,42 +345,22 @@ archive_list_free(struct segment *v, size_t n)
 #define PLAIN_RATIO	1024
 #define PLAIN_MAX	(UINT64_C(16) << 30)
 
-/* Whether the frame's first bytes are a journal's: decoded apart, a block. */
-static const char *
-not_a_journal(const char *map, size_t len)
-{
-	ZSTD_DStream	*z;
-	ZSTD_inBuffer	 in = { map, len, 0 };
-	char		 head[LOG_MAGIC_LEN];
-	ZSTD_outBuffer	 o = { head, sizeof(head), 0 };
-	size_t		 r = 1;
-
-	if ((z = ZSTD_createDStream()) == NULL)
-		err(EXIT_SYSTEM, "zstd");
-	while (o.pos < o.size && in.pos < in.size && r != 0 &&
-	    !ZSTD_isError(r))
-		r = ZSTD_decompressStream(z, &o, &in);
-	ZSTD_freeDStream(z);
-	if (ZSTD_isError(r))
-		return ZSTD_getErrorName(r);
-	return o.pos == o.size && memcmp(head, LOG_MAGIC, LOG_MAGIC_LEN) == 0 ?
-	    NULL : "not a journal inside";
-}
-
 /*
- * A compressed segment's bytes into the file out, false (warned) on
- * damage.  They are decoded in one call straight into the file's pages,
- * mapped: no write(2), no copy through zstd's window, and the pages stay
- * the file's, which the kernel may write out rather than hold.  Its head
- * is checked first, so that a frame that is no journal fills nothing.
+ * A compressed segment's bytes into fd; false (warned) on damage.  They
+ * are written as zstd gives them, never more than the frame holds: a
+ * mapped file sized by the frame's own (unchecked) claim would reserve
+ * what a flipped bit says, and a full disk would be a SIGBUS there.
  */
 static bool
 decompress(const struct segment *s, const char *map, size_t len, int out)
 {
-	ZSTD_DCtx	*z;
+	ZSTD_DStream	*z;
+	ZSTD_inBuffer	 in = { map, len, 0 };
+	ZSTD_outBuffer	 o;
+	size_t		 cap = ZSTD_DStreamOutSize(), r = 1;
 	unsigned long long declared;
-	size_t		 r;
-	char		*plain;
+	uint64_t	 written = 0;
+	char		*buf;
 	const char	*why = NULL;
 
 	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
@@ -389,52 +368,52 @@ decompress(const struct segment *s, const char *map, size_t len, int out)
 	if (declared == ZSTD_CONTENTSIZE_ERROR ||
 	    declared == ZSTD_CONTENTSIZE_UNKNOWN)
 		why = "no frame that declares its size";
-	else if (declared > PLAIN_MAX || declared > SIZE_MAX ||
-	    declared / PLAIN_RATIO > len)
+	else if (declared > PLAIN_MAX || declared / PLAIN_RATIO > len)
 		why = "it claims more than a segment can hold";
 	else if (declared < LOG_MAGIC_LEN)
 		why = "too small to hold a journal";
-	else if (ZSTD_isError(r = ZSTD_findFrameCompressedSize(map, len)))
-		why = ZSTD_getErrorCode(r) == ZSTD_error_srcSize_wrong ?
-		    "it ends early" : ZSTD_getErrorName(r);
-	else if (r != len)
-		why = "bytes after its frame";
-	else
-		why = not_a_journal(map, len);
 	if (why != NULL) {
 		warnx("%s: a damaged compressed segment (%s); skipped",
 		    s->path, why);
 		return false;
 	}
-	/*
-	 * Its room taken first: a full disk is an error here, not a SIGBUS
-	 * when zstd writes to a page the file system cannot back.
-	 */
-	if ((fallocate(out, 0, 0, (off_t)declared) == -1 &&
-	    errno != EOPNOTSUPP && errno != ENOSYS) ||
-	    ftruncate(out, (off_t)declared) == -1 ||
-	    (plain = mmap(NULL, (size_t)declared, PROT_READ | PROT_WRITE,
-	    MAP_SHARED, out, 0)) == MAP_FAILED) {
-		warn("%s: its decompressed bytes", s->path);
-		return false;
-	}
-#ifdef MADV_POPULATE_WRITE
-	/* Faulted in at once, not a page at a time as zstd writes them. */
-	(void)madvise(plain, (size_t)declared, MADV_POPULATE_WRITE);
-#endif
-	if ((z = ZSTD_createDCtx()) == NULL)
+	if ((z = ZSTD_createDStream()) == NULL || (buf = malloc(cap)) == NULL)
 		err(EXIT_SYSTEM, "zstd");
-	r = ZSTD_decompressDCtx(z, plain, (size_t)declared, map, len);
-	ZSTD_freeDCtx(z);
-	if (munmap(plain, (size_t)declared) == -1)
-		err(EXIT_SYSTEM, "munmap");
-	if (ZSTD_isError(r))
-		why = ZSTD_getErrorName(r);
-	else if (r != declared)
+	while (why == NULL && in.pos < in.size) {
+		o = (ZSTD_outBuffer){ buf, cap, 0 };
+		r = ZSTD_decompressStream(z, &o, &in);
+		if (ZSTD_isError(r)) {
+			why = ZSTD_getErrorName(r);
+			break;
+		}
+		/* Its first bytes are a journal's, before more is written. */
+		if (written < LOG_MAGIC_LEN && o.pos > 0 &&
+		    memcmp(buf, &LOG_MAGIC[written], o.pos < LOG_MAGIC_LEN - written ?
+		    o.pos : LOG_MAGIC_LEN - written) != 0) {
+			why = "not a journal inside";
+			break;
+		}
+		if (o.pos > declared - written) {
+			why = "more than its frame declares";
+			break;
+		}
+		if (!write_all(out, buf, o.pos)) {
+			warn("%s: its decompressed bytes", s->path);
+			free(buf);
+			ZSTD_freeDStream(z);
+			return false;
+		}
+		written += o.pos;
+		if (r == 0 && in.pos < in.size)
+			why = "bytes after its frame";
+	}
+	if (why == NULL && (r != 0 || written != declared))
 		why = "it ends early";
 	if (why != NULL)
 		warnx("%s: a damaged compressed segment (%s); skipped",
 		    s->path, why);
+	free(buf);
+	ZSTD_freeDStream(z);
 	return why == NULL;
 }
 
@@ -508,23 +487,29 @@ archive_open(const struct segment *s)
 
 /*
  * A child decompresses while the caller reads the segment before: zstd
- * and the kernel's work on fresh pages were 40% of --history's time, on
- * one core while the other idled.  The child writes only the scratch
- * file, and dies with us.
+ * and the kernel's work on the scratch file were 40% of --history's
+ * time, on one core while the other idled.  The child writes only the
+ * scratch file (and its warnings), and dies with us.
  */
 int
 archive_open_ahead(const struct segment *s, pid_t *child)
 {
-	pid_t	 pid;
-	int	 fd;
+	struct sigaction	 sa;
+	pid_t			 pid, parent = getpid();
+	int			 fd;
 
 	*child = 0;
 	if (!s->compressed)
 		return archive_open(s);
 	fd = scratch_beside(s->path);
+	/* SIGCHLD ignored (inherited so) would reap it before we could. */
+	if (sigaction(SIGCHLD, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+		(void)signal(SIGCHLD, SIG_DFL);
 	(void)fflush(stdout);	/* nothing of ours for the child to write */
 	if ((pid = fork()) == 0) {
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);	/* gone already: nobody reads it */
 		_exit(decompress_into(s, fd) ? 0 : 1);
 	}
 	if (pid == -1) {	/* no second process: here, now */

@@ -1018,8 +1018,11 @@ catch_up(struct journal *j)
 	if (j->offset == 0 && (j->past || !load_checkpoint(j, size)))
 		state_reserve(j->st, 0, (size_t)(size / 1024));
 	records = j->records;
-	if (sigsetjmp(bus_jump, 1) != 0)
+	if (sigsetjmp(bus_jump, 1) != 0) {
+		if (bus_map == j->whole)	/* bus_caught lets it go */
+			j->whole = NULL;
 		return bus_caught(j);
+	}
 	/* A scratch copy is ours alone: mapped once, whole, and kept. */
 	if (j->copy && j->whole == NULL && size > 0 && size <= SIZE_MAX) {
 		map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, j->fd, 0);

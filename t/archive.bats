@@ -198,7 +198,7 @@ print("ok")'
 	[[ "$output" == *"  b  resolved"* ]]
 }
 
-@test "--history reads a compressed segment into a copy of no name that it never syncs, decompressed by a child it reaps: nothing is written to the disk for it, and the answer is the same" {
+@test "--history reads a compressed segment into a copy of no name that it never syncs, decompressed by a child it reaps, SIGCHLD ignored or not: the answer is the same" {
 	needs strace
 	settle_at 2026-08-26T01:16:00Z a
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
@@ -213,6 +213,14 @@ print("ok")'
 	    -o "$BATS_TEST_TMPDIR/forks" arc-status --history --since 10d >/dev/null
 	[ "$(grep -cE ' (clone|clone3|fork|vfork)\(' "$BATS_TEST_TMPDIR/forks")" -eq "$(segments | wc -l)" ]
 	[ "$(grep -cE ' wait4\(.*= [0-9]+$' "$BATS_TEST_TMPDIR/forks")" -eq "$(segments | wc -l)" ]
+	# started with SIGCHLD ignored (which would reap the children
+	# before it could learn how they ended): the same
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr python3 -c 'import os, signal, sys
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+os.execvp(sys.argv[1], sys.argv[1:])' arc-status --history --since 10d
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/out")" ]
 	grep -q '  b  resolved' "$BATS_TEST_TMPDIR/out"
 	# and no file of its own is left beside the journal
 	[ "$(ls "${ARC_JOURNAL%/*}" | grep -cv -e '^journal$' -e '^journal\.history\.' -e '^journal\.wake$' -e '^journal\.checkpoint$')" -eq 0 ]

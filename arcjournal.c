@@ -1126,7 +1126,7 @@ replaced(struct journal *j)
 	return sb.st_dev != j->dev || sb.st_ino != j->ino;
 }
 
-static bool	compact_locked(struct journal *, const char *now);
+static bool	compact_locked(struct journal *, const char *now, bool adopt);
 
 /* ---- questions nobody waits for any more (arcwaiter.h) ---- */
 
@@ -1263,8 +1263,9 @@ journal_lock(struct journal *j, bool exclusive)
 		if (j->version != 1)
 			return true;
 		warnx("%s: upgrading a version 1 journal", j->path);
-		if (!compact_locked(j, arc_now()))
+		if (!compact_locked(j, arc_now(), false))
 			return false;
+		j->upgraded = true;	/* and so compacted, just now */
 	}
 }
 
@@ -1567,6 +1568,7 @@ struct rewrite {
 	size_t		 n, cap;
 	uint64_t	 records, last_start;
 	uint64_t	 written;	/* the file's size */
+	char		 at[64];	/* the time its records say */
 };
 
 static bool
@@ -1637,12 +1639,6 @@ salvage_leaves_out(struct journal *j, const struct condition *c)
 }
 
 /*
- * Writes, after a header, what the state keeps: every condition not
- * retired, one record each, then the events seen within the window, 512
- * a record; numbered on from the last record, and each as durable as the
- * whole file will be when it is renamed into place.
- */
-/*
  * A kept condition's record, just written at out's start, read back as
  * a replay reads it: where its parts now are.  false: it cannot be
  * adopted (the caller reads the file again).
@@ -1657,8 +1653,8 @@ moved_to(struct journal *j, struct rewrite *rw, struct condition *c,
 	arena_reset(&j->record_arena);
 	if (!log_decode(&j->record_arena, out->p + start, out->len - start - 1,
 	    s->written + start, state_readers_only(j->st), &r) ||
-	    (r.put.n.len > 0) != (c->notification.len > 0) ||
-	    (r.put.q.len > 0) != (c->interaction.len > 0))
+	    r.put.n.len != c->notification.len ||
+	    r.put.q.len != c->interaction.len)
 		return false;
 	if (rw->n == rw->cap) {
 		rw->cap = rw->cap ? rw->cap * 2 : 1024;
@@ -1673,6 +1669,12 @@ moved_to(struct journal *j, struct rewrite *rw, struct condition *c,
 	return true;
 }
 
+/*
+ * Writes, after a header, what the state keeps: every condition not
+ * retired, one record each, then the events seen within the window, 512
+ * a record; numbered on from the last record, and each as durable as the
+ * whole file will be when it is renamed into place.
+ */
 static bool
 write_kept(struct journal *j, const char *map, struct sink *s,
     const char *now, int64_t retain, int64_t window, struct buf *out,
@@ -1686,6 +1688,8 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 	size_t			 i, start = 0, in_record = 0;
 
 	log_header(out, j->seq);
+	if (strlcpy(rw->at, at, sizeof(rw->at)) >= sizeof(rw->at))
+		rw->whole = false;
 	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i)) {
 		if (c->notification.len == 0 ||
 		    condition_retired(c, now, retain) ||
@@ -1856,11 +1860,14 @@ static bool
 adopt_compacted(struct journal *j, int fd, const struct rewrite *rw,
     uint64_t last)
 {
-	struct stat	 sb;
-	size_t		 i;
+	struct arc_instant	 at;
+	struct stat		 sb;
+	size_t			 i;
 
-	if (!rw->whole || j->batch.len > 0 || fstat(fd, &sb) == -1 ||
-	    (uint64_t)sb.st_size != rw->written)
+	/* (no record: a replay would know no time at all) */
+	if (!rw->whole || rw->records == 0 || j->batch.len > 0 ||
+	    !rfc3339_parse(rw->at, strlen(rw->at), &at) ||
+	    fstat(fd, &sb) == -1 || (uint64_t)sb.st_size != rw->written)
 		return false;
 	for (i = 0; i < rw->n; i++) {
 		rw->v[i].c->notification = rw->v[i].n;
@@ -1880,12 +1887,14 @@ adopt_compacted(struct journal *j, int fd, const struct rewrite *rw,
 	j->checkpoint = 0;
 	j->warned_tail = false;
 	j->checked = false;
+	/* The time every record of the file says, as a replay notes it. */
+	note_time(j, sv_str(rw->at), &at);
 	return true;
 }
 
 /* Under LOCK_EX and caught up: the live state into a new file, renamed. */
 static bool
-compact_locked(struct journal *j, const char *now)
+compact_locked(struct journal *j, const char *now, bool adopt)
 {
 	struct rewrite	 rw = { .whole = true };
 	char		*tmp;
@@ -1920,7 +1929,7 @@ compact_locked(struct journal *j, const char *now)
 	 * Closing the old file releases its lock: processes waiting on it
 	 * find it renamed over, and reopen the new one.
 	 */
-	if (ok && adopt_compacted(j, fd, &rw, last))
+	if (ok && adopt && adopt_compacted(j, fd, &rw, last))
 		goto done;
 	(void)close(fd);
 	(void)close(j->fd);
@@ -1950,9 +1959,14 @@ journal_compact(struct journal *j, const char *now)
 
 	if (!journal_lock(j, true))
 		return false;
+	if (j->upgraded) {	/* compacted as it was upgraded, just now */
+		j->upgraded = false;
+		journal_unlock(j);
+		return true;
+	}
 	if (j->missing)
-		return true;	/* upgraded, and so compacted, just now */
-	ok = compact_locked(j, now);
+		return true;
+	ok = compact_locked(j, now, true);
 	if (!ok || !j->missing)	/* adopted: the new file's lock is ours */
 		journal_unlock(j);
 	return ok;

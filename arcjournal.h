@@ -48,6 +48,7 @@ struct journal {
 	size_t		 whole_len;
 	bool		 copy;		/* whole is it: a scratch copy, ours */
 	bool		 warned_tail;
+	bool		 upgraded;	/* from version 1, by this lock */
 	bool		 swept;		/* stale temporary files removed */
 	/* Automatic compaction: when, and what it keeps. */
 	bool		 checked;	/* retirement weighed once */

@@ -204,13 +204,15 @@ print("ok")'
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
 	settle_at 2026-08-28T00:00:00Z b
 	no_plain_segment
-	ARC_NOW=2026-08-29T00:00:00Z strace -f -qq -e signal=none -e trace=fsync,fdatasync,sync_file_range,syncfs \
-	    -o "$BATS_TEST_TMPDIR/trace" arc-status --history --since 10d >"$BATS_TEST_TMPDIR/out"
+	ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
+	    -e trace=fsync,fdatasync,sync_file_range,syncfs -o "$BATS_TEST_TMPDIR/trace" \
+	    "$ARC_BIN/arc-status" --history --since 10d >"$BATS_TEST_TMPDIR/out"
 	[ ! -s "$BATS_TEST_TMPDIR/trace" ]
 	grep -q '  a  resolved' "$BATS_TEST_TMPDIR/out"
 	# a child decompresses each compressed segment, and is reaped
-	ARC_NOW=2026-08-29T00:00:00Z strace -f -qq -e signal=none -e trace=clone,clone3,fork,vfork,wait4 \
-	    -o "$BATS_TEST_TMPDIR/forks" arc-status --history --since 10d >/dev/null
+	ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
+	    -e trace=clone,clone3,fork,vfork,wait4 -o "$BATS_TEST_TMPDIR/forks" \
+	    "$ARC_BIN/arc-status" --history --since 10d >/dev/null
 	[ "$(grep -cE ' (clone|clone3|fork|vfork)\(' "$BATS_TEST_TMPDIR/forks")" -eq "$(segments | wc -l)" ]
 	[ "$(grep -cE ' wait4\(.*= [0-9]+$' "$BATS_TEST_TMPDIR/forks")" -eq "$(segments | wc -l)" ]
 	# started with SIGCHLD ignored (which would reap the children

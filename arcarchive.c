@@ -466,6 +466,16 @@ decompress_into(const struct segment *s, int out)
 	return ok;
 }
 
+/* The scratch file fd once the segment is in it; -1 (fd closed) if not. */
+static int
+decompressed(const struct segment *s, int fd)
+{
+	if (decompress_into(s, fd))
+		return fd;
+	(void)close(fd);
+	return -1;
+}
+
 int
 archive_open(const struct segment *s)
 {
@@ -477,12 +487,7 @@ archive_open(const struct segment *s)
 			warn("%s", s->path);
 		return fd;
 	}
-	fd = scratch_beside(s->path);
-	if (!decompress_into(s, fd)) {
-		(void)close(fd);
-		return -1;
-	}
-	return fd;
+	return decompressed(s, scratch_beside(s->path));
 }
 
 /*
@@ -512,13 +517,8 @@ archive_open_ahead(const struct segment *s, pid_t *child)
 			_exit(1);	/* gone already: nobody reads it */
 		_exit(decompress_into(s, fd) ? 0 : 1);
 	}
-	if (pid == -1) {	/* no second process: here, now */
-		if (!decompress_into(s, fd)) {
-			(void)close(fd);
-			return -1;
-		}
-		return fd;
-	}
+	if (pid == -1)	/* no second process: here, now */
+		return decompressed(s, fd);
 	*child = pid;
 	return fd;
 }

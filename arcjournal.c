@@ -1896,7 +1896,7 @@ adopt_compacted(struct journal *j, int fd, const struct rewrite *rw,
 static bool
 compact_locked(struct journal *j, const char *now, bool adopt)
 {
-	struct rewrite	 rw = { .whole = true };
+	struct rewrite	 rw = { .whole = adopt };	/* else nothing kept */
 	char		*tmp;
 	int		 fd;
 	bool		 ok = false;
@@ -1929,7 +1929,7 @@ compact_locked(struct journal *j, const char *now, bool adopt)
 	 * Closing the old file releases its lock: processes waiting on it
 	 * find it renamed over, and reopen the new one.
 	 */
-	if (ok && adopt && adopt_compacted(j, fd, &rw, last))
+	if (ok && adopt_compacted(j, fd, &rw, last))
 		goto done;
 	(void)close(fd);
 	(void)close(j->fd);

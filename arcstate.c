@@ -5,6 +5,7 @@
  */
 #include <err.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,14 @@ struct state {
 	size_t			  seen_cap, seen_count;
 	bool			  readers_only;	/* no idempotency index */
 	uint64_t		  span_bytes;	/* of the current records */
+	/*
+	 * Lower bounds of every condition's changed and every event's time
+	 * ever put: while nothing can be old enough to leave, what a
+	 * compaction keeps is known without a walk over the conditions.
+	 */
+	int64_t			  changed_floor, seen_floor;
+	/* Whether a condition ever held a string of its own on the heap. */
+	bool			  heap_strings;
 	/* History's: the lifecycles a newer one under their key replaced. */
 	bool			  keep_past;
 	struct condition	**past;
@@ -55,17 +64,38 @@ struct state {
 };
 
 
+/*
+ * A key's hash: eight bytes a step, each multiplied in and mixed down to
+ * the low bits the table indexes by (MurmurHash3's finalizer), since a
+ * checkpoint's 10,000 keys are hashed every time a command starts.
+ */
 static uint64_t
 hash_bytes(const void *p, size_t n)
 {
 	const unsigned char	*s = p;
-	uint64_t		 h = 1469598103934665603ULL;
-	size_t			 i;
+	uint64_t		 h = 0x9e3779b97f4a7c15ULL ^ n, w;
 
-	for (i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ULL;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
 	}
+	if (n > 0) {	/* the last one to seven bytes, loads overlapping */
+		uint32_t a, b;
+
+		if (n >= 4) {
+			memcpy(&a, s, 4);
+			memcpy(&b, s + n - 4, 4);
+			w = a | (uint64_t)b << 32;
+		} else {
+			w = s[0] | (uint64_t)s[n / 2] << 8 |
+			    (uint64_t)s[n - 1] << 16;
+		}
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	}
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
 	return h;
 }
 
@@ -77,6 +107,8 @@ state_new(bool readers)
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		err(EXIT_SYSTEM, "calloc");
 	st->readers_only = readers;
+	st->changed_floor = INT64_MAX;
+	st->seen_floor = INT64_MAX;
 	return st;
 }
 
@@ -113,7 +145,8 @@ state_free(struct state *st)
 
 	if (st == NULL)
 		return;
-	for (i = 0; i < st->cap; i++)
+	/* Most states' conditions own nothing but the pool: no walk then. */
+	for (i = 0; st->heap_strings && i < st->cap; i++)
 		if (st->slots[i].c != NULL) {
 			expires_drop(st->slots[i].c);
 			free(st->slots[i].c->dismissed);
@@ -507,8 +540,11 @@ state_put(struct state *st, const struct stored *s)
 {
 	struct condition *c = NULL;
 
-	if (s->ident != NULL && !st->readers_only)
+	if (s->ident != NULL && !st->readers_only) {
 		seen_add(st, s->ident, s->hash, s->at);
+		if (s->at < st->seen_floor)
+			st->seen_floor = s->at;
+	}
 	if (s->ix.nlen > 0) {
 		c = lookup_or_add(st, s->ix.key);
 		if (!same_lifecycle(c, s->ix.notification_id)) {
@@ -532,6 +568,14 @@ state_put(struct state *st, const struct stored *s)
 			return false;	/* a question before its condition */
 		store_interaction(st, c, &s->ix, s->q);
 		c->changed = s->changed;
+	}
+	if (c != NULL) {
+		if (s->changed < st->changed_floor)
+			st->changed_floor = s->changed;
+		if (c->dismissed != NULL || c->route != NULL ||
+		    c->handover != NULL || (c->expires_at != NULL &&
+		    c->expires_at != c->expires_text))
+			st->heap_strings = true;
 	}
 	return true;
 }
@@ -581,11 +625,17 @@ uint64_t
 state_live_bytes(struct state *st, const char *now, int64_t retain,
     int64_t window, bool all)
 {
-	int64_t		 since = instant_seconds(now) - window;
+	int64_t		 at = instant_seconds(now), since = at - window;
 	uint64_t	 bytes = 0;
 	size_t		 i;
 
-	if (!all)
+	/*
+	 * Every condition changed after at - retain has not retired (see
+	 * retired_at), and every event seen since the window began is kept:
+	 * when the floors say so of all of them, all of it is kept.
+	 */
+	if (!all || (st->changed_floor > at - retain &&
+	    st->seen_floor >= since))
 		return st->span_bytes + (uint64_t)st->count * RECORD_OVERHEAD +
 		    (uint64_t)st->seen_count * SEEN_BYTES;
 	for (i = 0; i < st->cap; i++) {

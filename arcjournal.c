@@ -997,6 +997,8 @@ done:
  */
 #define WINDOW	(64 * 1024 * 1024)
 
+static void	mark_synced(struct journal *);
+
 static bool
 catch_up(struct journal *j)
 {
@@ -1106,10 +1108,13 @@ catch_up(struct journal *j)
 	 * have dropped what it could not write.
 	 */
 	if (j->records > records && !j->salvage && !j->copy) {
-		if (!durable_as_marked(j, &sb) && fdatasync(j->fd) == -1) {
-			warn("%s: cannot sync what another process wrote",
-			    j->path);
-			return false;
+		if (!durable_as_marked(j, &sb)) {
+			if (fdatasync(j->fd) == -1) {
+				warn("%s: cannot sync what another process "
+				    "wrote", j->path);
+				return false;
+			}
+			mark_synced(j);
 		}
 		j->durable = j->seq;
 	}
@@ -1365,6 +1370,23 @@ mark_durable(struct journal *j, const char *written, size_t n)
 	m.ctime_nsec = (uint32_t)sb.st_ctim.tv_nsec;
 	memcpy(m.tail, written + n - BELL_TAIL, BELL_TAIL);
 	bell_mark(journal_bell(j), &m);
+}
+
+/*
+ * The end another process wrote, synced by us under the lock: marked as
+ * its writer would have, so that the next one to read it syncs it no
+ * more (a receipt, written unsynced, is synced once, by whoever comes
+ * first).  Readers under a shared lock mark alike: the same bytes.
+ */
+static void
+mark_synced(struct journal *j)
+{
+	char tail[BELL_TAIL];
+
+	/* A reader marks a bell that is there; it makes none. */
+	if (j->bell.word != NULL && j->offset >= BELL_TAIL && pread(j->fd, tail, sizeof(tail),
+	    (off_t)(j->offset - BELL_TAIL)) == (ssize_t)sizeof(tail))
+		mark_durable(j, tail, sizeof(tail));
 }
 
 /*

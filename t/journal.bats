@@ -715,6 +715,22 @@ syncs_of() {
 	[ "$(syncs_of "$BATS_TEST_TMPDIR/again.log" "$ARC_JOURNAL")" -eq 1 ]
 }
 
+@test "what a reader syncs for another it marks as a writer would: a record left unsynced (a receipt, a writer killed) is synced once, by whoever reads it first" {
+	apply <<<"$(created deploy)" >/dev/null
+	killed_unsynced "$ARC_BIN/arc-answer" deploy allow
+	run --separate-stderr logged first "$ARC_BIN/arc-status" --json
+	[ "$status" -eq 0 ] && [ "$(field .pending)" -eq 0 ]
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/first.log" "$ARC_JOURNAL")" -eq 1 ]
+	synced_before_output "$BATS_TEST_TMPDIR/first.log" "$ARC_JOURNAL"
+	run --separate-stderr logged second "$ARC_BIN/arc-status" --json
+	[ "$status" -eq 0 ] && [ "$(field .pending)" -eq 0 ]
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/second.log" "$ARC_JOURNAL")" -eq 0 ]
+	# a writer after them syncs its own record alone
+	run --separate-stderr logged writer "$ARC_BIN/arc-apply" <<<"$(created second)"
+	[ "$status" -eq 0 ] && [ "$(field .status)" -eq 201 ]
+	[ "$(syncs_of "$BATS_TEST_TMPDIR/writer.log" "$ARC_JOURNAL")" -eq 1 ]
+}
+
 @test "an event retried after a kill before its fdatasync is reported replayed only once durable" {
 	apply <<<"$(information first)" >/dev/null
 	local ev; ev=$(created deploy)

@@ -156,6 +156,27 @@ put_digits(char *o, unsigned v, int n)
 }
 
 /*
+ * The proleptic Gregorian date of a day since 1970-01-01 (H. Hinnant's
+ * civil_from_days, the inverse of days_from_civil): gmtime_r(3) would
+ * read /etc/localtime first, once a process, under the journal's lock.
+ */
+static void
+civil_from_days(int64_t z, int *y, unsigned *m, unsigned *d)
+{
+	int64_t		 era, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	yoe = z - era * 146097;
+	yoe = (yoe - yoe / 1460 + yoe / 36524 - yoe / 146096) / 365;
+	doy = z - era * 146097 - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+/*
  * Writes an instant as RFC 3339 UTC; false when no year 0000-9999 has it
  * or out has no room.  Digit by digit: every event takes the time, and
  * snprintf took some 3,000 instructions for it.
@@ -163,24 +184,27 @@ put_digits(char *o, unsigned v, int n)
 static bool
 format_utc(char *out, size_t n, int64_t sec, long nsec)
 {
-	time_t		 t = (time_t)sec;
-	struct tm	 tm;
+	int64_t		 days, rest;
+	unsigned	 mon, mday;
+	int		 year;
 
 	if (n < sizeof("0000-00-00T00:00:00.000Z") || sec < FIRST_SECOND ||
-	    sec > LAST_SECOND || nsec < 0 || nsec > 999999999 ||
-	    gmtime_r(&t, &tm) == NULL)
+	    sec > LAST_SECOND || nsec < 0 || nsec > 999999999)
 		return false;
-	put_digits(out, (unsigned)(tm.tm_year + 1900), 4);
+	days = (sec >= 0 ? sec : sec - 86399) / 86400;
+	rest = sec - days * 86400;
+	civil_from_days(days, &year, &mon, &mday);
+	put_digits(out, (unsigned)year, 4);
 	out[4] = '-';
-	put_digits(out + 5, (unsigned)tm.tm_mon + 1, 2);
+	put_digits(out + 5, mon, 2);
 	out[7] = '-';
-	put_digits(out + 8, (unsigned)tm.tm_mday, 2);
+	put_digits(out + 8, mday, 2);
 	out[10] = 'T';
-	put_digits(out + 11, (unsigned)tm.tm_hour, 2);
+	put_digits(out + 11, (unsigned)(rest / 3600), 2);
 	out[13] = ':';
-	put_digits(out + 14, (unsigned)tm.tm_min, 2);
+	put_digits(out + 14, (unsigned)(rest / 60 % 60), 2);
 	out[16] = ':';
-	put_digits(out + 17, (unsigned)tm.tm_sec, 2);
+	put_digits(out + 17, (unsigned)(rest % 60), 2);
 	out[19] = '.';
 	put_digits(out + 20, (unsigned)(nsec / 1000000), 3);
 	memcpy(out + 23, "Z", 2);

@@ -24,6 +24,7 @@
 
 static int	 tests, failures;
 
+static void	 calendar(void);
 static void	 check(bool, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -178,6 +179,45 @@ times(void)
 	    "2026-08-26T01:15:00.25Z") > 0, "RFC 3339: .5 is after .25");
 	check(rfc3339_ms_between("2026-08-26T01:15:00Z",
 	    "2026-08-26T01:16:01.5Z") == 61500, "61.5 s between two instants");
+	calendar();
+}
+
+/* Whether second s (since the epoch) is written as gmtime_r(3) has it. */
+static bool
+written_as_libc(int64_t s)
+{
+	char		 got[64], want[64];
+	struct tm	 tm;
+	time_t		 t = (time_t)s;
+
+	return gmtime_r(&t, &tm) != NULL && snprintf(want, sizeof(want),
+	    "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+	    tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec) > 0 &&
+	    rfc3339_after("0000-01-01T00:00:00Z", s + 62167219200, got,
+	    sizeof(got)) && strcmp(got, want) == 0;
+}
+
+/*
+ * The instants arc writes, against the C library's calendar: every
+ * 1,000,003rd second from 0000-01-01 to 9999-12-31, and the seconds at
+ * the edges of the epoch, of the leap rules and of the range.
+ */
+static void
+calendar(void)
+{
+	static const int64_t	 edges[] = { -62167219200, -62167219199,
+	    -1, 0, 86399, 86400, 951782399, 951868800, -2203891201,
+	    -2203891200, 4107542399, 4107542400, 253402300799 };
+	int64_t			 s, n = 0, bad = 0;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++, n++)
+		bad += !written_as_libc(edges[i]);
+	for (s = edges[0]; s <= 253402300799; s += 1000003, n++)
+		bad += !written_as_libc(s);
+	check(bad == 0, "RFC 3339 written: %lld instants from year 0000 to "
+	    "9999 as gmtime_r has them (%lld differ)", (long long)n,
+	    (long long)bad);
 }
 
 static void

@@ -10,18 +10,13 @@
 
 #include "arc.h"
 
+/* Two decimal digits' value, or -1: a deadline's six pairs, branch-light. */
 static int
-digits(const char *s, size_t n)
+two_digits(const char *s)
 {
-	int v = 0;
-	size_t i;
+	unsigned a = (unsigned char)s[0] - '0', b = (unsigned char)s[1] - '0';
 
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
+	return a < 10 && b < 10 ? (int)(a * 10 + b) : -1;
 }
 
 static bool
@@ -60,16 +55,18 @@ days_from_civil(int64_t y, int m, int d)
 bool
 rfc3339_parse(const char *s, size_t n, struct arc_instant *out)
 {
-	int	 y, mo, d, h, mi, se, oh = 0, om = 0, sign = 0;
+	int	 y, yl, mo, d, h, mi, se, oh = 0, om = 0, sign = 0;
 	size_t	 i = 19, f;
 
 	if (n < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' &&
 	    s[10] != 't') || s[13] != ':' || s[16] != ':')
 		return false;
-	if ((y = digits(s, 4)) < 0 || (mo = digits(s + 5, 2)) < 0 ||
-	    (d = digits(s + 8, 2)) < 0 || (h = digits(s + 11, 2)) < 0 ||
-	    (mi = digits(s + 14, 2)) < 0 || (se = digits(s + 17, 2)) < 0)
+	if ((y = two_digits(s)) < 0 || (yl = two_digits(s + 2)) < 0 ||
+	    (mo = two_digits(s + 5)) < 0 || (d = two_digits(s + 8)) < 0 ||
+	    (h = two_digits(s + 11)) < 0 || (mi = two_digits(s + 14)) < 0 ||
+	    (se = two_digits(s + 17)) < 0)
 		return false;
+	y = y * 100 + yl;
 	if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo) || h > 23 ||
 	    mi > 59 || se > 59)
 		return false;
@@ -89,8 +86,8 @@ rfc3339_parse(const char *s, size_t n, struct arc_instant *out)
 	} else if (i < n && (s[i] == '+' || s[i] == '-')) {
 		sign = s[i] == '-' ? -1 : 1;
 		if (n - i != 6 || s[i + 3] != ':' ||
-		    (oh = digits(s + i + 1, 2)) < 0 ||
-		    (om = digits(s + i + 4, 2)) < 0 || oh > 23 || om > 59)
+		    (oh = two_digits(s + i + 1)) < 0 ||
+		    (om = two_digits(s + i + 4)) < 0 || oh > 23 || om > 59)
 			return false;
 		i += 6;
 	} else {

@@ -6,7 +6,9 @@
  * checkpoint that does not match the journal, or fails its checksum, is
  * ignored for a replay from the start.  Its spans into the journal are
  * not checked by a replay, so each is checked (its record's CRC) when a
- * command reads the text.
+ * command reads the text.  Decoding reads the checksum and each
+ * condition's framing; a condition is read, its values checked, when the
+ * state first asks for it (struct state_base).
  *
  * Layout, integers little-endian, written as a stream (its memory is a
  * megabyte, whatever the state's size):
@@ -370,20 +372,261 @@ get_condition(struct reader *r, struct stored *s, uint64_t offset)
 	return true;
 }
 
+/* ---- the state it holds, read when asked ---- */
+
 /*
- * Reads a checkpoint into an empty state, through state_put as a replay
- * would; the caller checks *head against the journal before it takes the
- * state.  False: not a checkpoint we can trust (its checksum, a length, a
- * count or a value is wrong); the state is then to be thrown away.
+ * The conditions' framing, read at once: where each begins, its key's
+ * hash and an index by it.  A condition is read whole (get_condition),
+ * each of its values checked, when the state asks for it; the events,
+ * 40 bytes each, are looked at where they lie.
  */
+struct lazy {
+	const char		*data;
+	size_t			 len;
+	uint64_t		 offset;	/* the head's: parts end within */
+	const char		*end;		/* of the conditions */
+	size_t			 n, cap;
+	uint64_t		*at, *hash;
+	uint32_t		*slots;		/* 1 + a condition's number */
+	const unsigned char	*events;
+	size_t			 nevents, event_cap;
+	uint32_t		*event_slots;
+	bool			 bulk;		/* checked once, at the end */
+	struct checkpoint_source src;
+};
+
+/* Whether the bytes are still as decoded: if not, the source says so. */
+static bool
+lazy_same(struct lazy *z)
+{
+	if (z->src.unchanged == NULL || z->src.unchanged(z->src.arg))
+		return true;
+	z->src.damaged(z->src.arg, true, 0);
+	return false;
+}
+
+/* After a read of the bytes, one at a time. */
+static void
+lazy_check(struct lazy *z)
+{
+	if (!z->bulk)
+		(void)lazy_same(z);
+}
+
+static size_t
+lazy_find(void *arg, struct sv key)
+{
+	struct lazy	*z = arg;
+	uint64_t	 h = state_key_hash(key.p, key.n);
+	size_t		 i = (size_t)h & (z->cap - 1), e, found = SIZE_MAX;
+	const char	*p;
+	bool		 read = false;
+
+	for (; z->slots[i] != 0; i = (i + 1) & (z->cap - 1)) {
+		e = z->slots[i] - 1;
+		if (z->hash[e] != h)
+			continue;
+		read = true;	/* its key, in the mapped bytes */
+		p = z->data + z->at[e];
+		if (le32((const unsigned char *)p) == key.n &&
+		    memcmp(p + 4, key.p, key.n) == 0) {
+			found = e;
+			break;
+		}
+	}
+	if (read)
+		lazy_check(z);
+	return found;
+}
+
+static bool
+lazy_condition(void *arg, size_t i, struct stored *s)
+{
+	struct lazy	*z = arg;
+	struct reader	 r = { (const unsigned char *)z->data + z->at[i],
+	    (const unsigned char *)z->end, true };
+
+	if (!get_condition(&r, s, z->offset)) {
+		/* bytes changed under us are not arc's doing to undo */
+		if (lazy_same(z))
+			z->src.damaged(z->src.arg, false, z->at[i]);
+		return false;
+	}
+	lazy_check(z);
+	return true;
+}
+
+static size_t
+lazy_find_event(void *arg, const uint8_t ident[16])
+{
+	struct lazy	*z = arg;
+	uint64_t	 h;
+	size_t		 i, e;
+
+	memcpy(&h, ident, sizeof(h));
+	i = (size_t)h & (z->event_cap - 1);
+	if (z->event_slots[i] == 0)
+		return SIZE_MAX;	/* nothing of the mapped bytes read */
+	for (; z->event_slots[i] != 0; i = (i + 1) & (z->event_cap - 1)) {
+		e = z->event_slots[i] - 1;
+		if (memcmp(z->events + 40 * e, ident, 16) == 0) {
+			lazy_check(z);
+			return e;
+		}
+	}
+	lazy_check(z);
+	return SIZE_MAX;
+}
+
+static void
+lazy_event(void *arg, size_t i, struct stored *s)
+{
+	struct lazy *z = arg;
+
+	memset(s, 0, sizeof(*s));
+	s->ident = z->events + 40 * i;
+	s->hash = s->ident + 16;
+	s->at = (int64_t)le64(s->ident + 32);
+	lazy_check(z);
+}
+
+static bool
+lazy_all(void *arg, bool begin)
+{
+	struct lazy *z = arg;
+
+	z->bulk = begin;
+	return begin || lazy_same(z);
+}
+
+static void
+lazy_free(void *arg)
+{
+	struct lazy *z = arg;
+
+	if (z == NULL)
+		return;
+	free(z->at);
+	free(z->hash);
+	free(z->slots);
+	free(z->event_slots);
+	if (z->src.release != NULL)
+		z->src.release(z->src.arg);
+	free(z);
+}
+
+/* A table of at least n * 4 / 3 slots, a power of two. */
+static size_t
+slots_for(size_t n)
+{
+	size_t cap = 16;
+
+	while (cap / 4 * 3 < n)
+		cap *= 2;
+	return cap;
+}
+
+/*
+ * A condition's framing: its key, its parts' bytes and when it changed,
+ * every length within what is left.  Its values are checked when it is
+ * read (get_condition).
+ */
+static bool
+frame_condition(struct reader *r, struct sv *key, uint64_t *parts,
+    int64_t *changed)
+{
+	const unsigned char	*p;
+	uint32_t		 n;
+	int			 i;
+
+	*parts = 0;
+	n = get_u32(r);
+	key->p = (const char *)take(r, n);
+	key->n = n;
+	n = get_u32(r);
+	if (n > 31)
+		r->ok = false;
+	(void)take(r, n);
+	if ((p = take(r, 48 + 3)) != NULL)
+		*parts = (uint64_t)le32(p + 8) + le32(p + 24 + 8);
+	*changed = (int64_t)get_u64(r);
+	for (i = 0; i < 4; i++)
+		if (get_u8(r) == 1)
+			(void)take(r, get_u32(r));
+		else if (r->ok && r->p[-1] != 0)
+			r->ok = false;
+	return r->ok && key->n > 0;
+}
+
+/* Condition e into the index; false if its key is there already. */
+static bool
+index_condition(struct lazy *z, size_t e, struct sv key)
+{
+	size_t		 i = (size_t)z->hash[e] & (z->cap - 1), o;
+	const char	*p;
+
+	for (; z->slots[i] != 0; i = (i + 1) & (z->cap - 1)) {
+		o = z->slots[i] - 1;
+		p = z->data + z->at[o];
+		if (z->hash[o] == z->hash[e] &&
+		    le32((const unsigned char *)p) == key.n &&
+		    memcmp(p + 4, key.p, key.n) == 0)
+			return false;
+	}
+	z->slots[i] = (uint32_t)e + 1;
+	return true;
+}
+
+static bool
+index_event(struct lazy *z, size_t e)
+{
+	const unsigned char	*ident = z->events + 40 * e;
+	uint64_t		 h;
+	size_t			 i;
+
+	memcpy(&h, ident, sizeof(h));
+	for (i = (size_t)h & (z->event_cap - 1); z->event_slots[i] != 0;
+	    i = (i + 1) & (z->event_cap - 1))
+		if (memcmp(z->events + 40 * (z->event_slots[i] - 1), ident,
+		    16) == 0)
+			return false;
+	z->event_slots[i] = (uint32_t)e + 1;
+	return true;
+}
+
+/*
+ * Reads a checkpoint's head and the framing of what it holds, and hands
+ * that to an empty state to read when asked; the caller checks *head
+ * against the journal before it takes the state.  False: not a
+ * checkpoint we can trust (its checksum, a length, a count or a key
+ * twice); the state is then to be thrown away, and the bytes are still
+ * the caller's.  On success they are the state's, let go by src.release.
+ */
+/* The decode under way: a SIGBUS in it leaves it to checkpoint_abandon. */
+static struct lazy	*decoding;
+
+void
+checkpoint_abandon(void)
+{
+	struct lazy *z = decoding;
+
+	decoding = NULL;
+	if (z != NULL) {
+		z->src.release = NULL;
+		lazy_free(z);
+	}
+}
+
 bool
 checkpoint_decode(struct state *st, const char *data, size_t len,
-    struct checkpoint_head *head)
+    struct checkpoint_head *head, const struct checkpoint_source *src)
 {
 	struct reader		 r;
-	struct stored		 s;
-	struct sv		 latest;
-	uint64_t		 n, i;
+	struct lazy		*z;
+	struct state_base	 b;
+	struct sv		 latest, key;
+	uint64_t		 n, i, parts = 0;
+	int64_t			 changed;
 	uint32_t		 crc;
 
 	if (len < MAGIC_LEN + 4 || memcmp(data, MAGIC, MAGIC_LEN) != 0)
@@ -411,27 +654,77 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
 	head->latest[latest.n] = '\0';
 	n = get_u64(&r);
 	/* A condition takes more than 64 bytes: a count past that is a lie. */
-	if (!r.ok || n > (uint64_t)(r.end - r.p) / 64)
+	if (!r.ok || n > (uint64_t)(r.end - r.p) / 64 || n >= UINT32_MAX)
 		return false;
-	state_reserve(st, (size_t)n, 0);
+	if ((z = calloc(1, sizeof(*z))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	decoding = z;
+	memset(&b, 0, sizeof(b));
+	z->data = data;
+	z->len = len;
+	z->offset = head->offset;
+	z->n = (size_t)n;
+	z->cap = slots_for(z->n);
+	if ((z->at = reallocarray(NULL, z->n + 1, sizeof(*z->at))) == NULL ||
+	    (z->hash = reallocarray(NULL, z->n + 1, sizeof(*z->hash))) ==
+	    NULL ||
+	    (z->slots = calloc(z->cap, sizeof(*z->slots))) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	b.changed_floor = b.seen_floor = INT64_MAX;
 	for (i = 0; i < n; i++) {
-		/* A key twice (the count stays) is no checkpoint of ours. */
-		if (!get_condition(&r, &s, head->offset) ||
-		    !state_put(st, &s) || state_count(st) != (size_t)i + 1)
-			return false;
+		z->at[i] = (uint64_t)((const char *)r.p - data);
+		if (!frame_condition(&r, &key, &parts, &changed))
+			goto fail;
+		z->hash[i] = state_key_hash(key.p, key.n);
+		if (!index_condition(z, (size_t)i, key))
+			goto fail;	/* a key twice: no checkpoint of ours */
+		b.span_bytes += parts;
+		if (changed < b.changed_floor)
+			b.changed_floor = changed;
 	}
+	z->end = (const char *)r.p;
 	n = get_u64(&r);
 	/* Each event takes 40 bytes: a count past what is left is a lie. */
 	if (!r.ok || n > (uint64_t)(r.end - r.p) / 40 ||
-	    (uint64_t)(r.end - r.p) != n * 40)
-		return false;
-	state_reserve(st, 0, (size_t)n);
-	memset(&s, 0, sizeof(s));
-	for (i = 0; i < n; i++, r.p += 40) {
-		s.ident = r.p;
-		s.hash = r.p + 16;
-		s.at = (int64_t)le64(r.p + 32);
-		(void)state_put(st, &s);
+	    (uint64_t)(r.end - r.p) != n * 40 || n >= UINT32_MAX)
+		goto fail;
+	z->events = r.p;
+	if (!state_readers_only(st)) {
+		z->nevents = (size_t)n;
+		z->event_cap = slots_for(z->nevents);
+		if ((z->event_slots = calloc(z->event_cap,
+		    sizeof(*z->event_slots))) == NULL)
+			err(EXIT_SYSTEM, "calloc");
+		for (i = 0; i < n; i++) {
+			if (!index_event(z, (size_t)i))
+				goto fail;
+			if ((int64_t)le64(z->events + 40 * i + 32) <
+			    b.seen_floor)
+				b.seen_floor = (int64_t)le64(z->events +
+				    40 * i + 32);
+		}
+	} else {
+		z->event_cap = 1;
+		if ((z->event_slots = calloc(1, sizeof(*z->event_slots))) ==
+		    NULL)
+			err(EXIT_SYSTEM, "calloc");
 	}
+	z->src = *src;
+	b.arg = z;
+	b.conditions = z->n;
+	b.events = z->nevents;
+	b.find = lazy_find;
+	b.find_event = lazy_find_event;
+	b.condition = lazy_condition;
+	b.event = lazy_event;
+	b.all = lazy_all;
+	b.release = lazy_free;
+	decoding = NULL;
+	state_set_base(st, &b);
 	return true;
+fail:
+	decoding = NULL;
+	z->src.release = NULL;	/* the bytes stay the caller's */
+	lazy_free(z);
+	return false;
 }

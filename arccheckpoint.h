@@ -20,7 +20,27 @@ struct checkpoint_head {
 bool		 checkpoint_write(struct state *,
 		    const struct checkpoint_head *,
 		    bool (*)(const char *, size_t, void *), void *);
+/*
+ * Where a checkpoint's bytes lie while the state it gave reads them:
+ * unchanged says they are still as they were when decoded (NULL: they
+ * are in memory); damaged ends the command (changed: the file changed
+ * under us; else its bytes are not as arc writes them, at byte at), and
+ * returns only in a fuzzer; release lets them go, with the state.
+ */
+struct checkpoint_source {
+	void		*arg;
+	bool		(*unchanged)(void *);
+	void		(*damaged)(void *, bool changed, uint64_t at);
+	void		(*release)(void *);
+};
+/*
+ * Its head, and the state it holds handed to an empty state to read when
+ * asked (state_set_base): only the framing of each condition is read
+ * now.  False: no checkpoint of ours; the bytes stay the caller's.
+ */
 bool		 checkpoint_decode(struct state *, const char *, size_t,
-		    struct checkpoint_head *);
+		    struct checkpoint_head *, const struct checkpoint_source *);
+/* Frees what a decode cut short (a SIGBUS while it read) had taken. */
+void		 checkpoint_abandon(void);
 
 #endif /* ARCCHECKPOINT_H */

@@ -57,16 +57,42 @@ static volatile sig_atomic_t	 bus_armed;
 static void *volatile		 bus_map;	/* the map being read */
 static volatile size_t		 bus_maplen;
 
+/*
+ * A checkpoint stays mapped while the state it gave reads its conditions
+ * when asked (arccheckpoint.c): one cut under us then ends the command
+ * with a word, there being no frame to return to.  A few at once.
+ */
+#define HELD_MAX	8
+static struct {
+	const char *volatile	 map;
+	volatile size_t		 len;
+	char			 why[320];
+	size_t			 whylen;
+} held[HELD_MAX];
+
 static void
-on_bus(int sig)
+on_bus(int sig, siginfo_t *si, void *ctx)
 {
-	if (!bus_armed) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
+	const char	*addr = si->si_addr;
+	int		 i;
+
+	(void)ctx;
+	/* A held checkpoint's first: it may be read inside an armed read. */
+	for (i = 0; i < HELD_MAX; i++)
+		if (held[i].map != NULL && addr >= held[i].map &&
+		    addr < held[i].map + held[i].len) {
+			ssize_t said = write(STDERR_FILENO, held[i].why,
+			    held[i].whylen);
+
+			(void)said;	/* nothing more can be said */
+			_exit(EXIT_SYSTEM);
+		}
+	if (bus_armed) {
+		bus_armed = 0;
+		siglongjmp(bus_jump, 1);
 	}
-	bus_armed = 0;
-	siglongjmp(bus_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void
@@ -78,7 +104,8 @@ catch_bus(void)
 	if (set)
 		return;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_bus;
+	sa.sa_sigaction = on_bus;
+	sa.sa_flags = SA_SIGINFO;
 	(void)sigemptyset(&sa.sa_mask);
 	(void)sigaction(SIGBUS, &sa, NULL);
 	set = true;
@@ -787,40 +814,200 @@ read_line(struct journal *j, uint64_t at, uint64_t end)
 }
 
 /*
- * The checkpoint decoded where the page cache has it, mapped, not copied
- * into memory of our own first.  Ours are only ever replaced whole; one
- * written over in place while it is read (a restore) is no checkpoint,
- * and the replay from the start serves: cut under us, its map's SIGBUS
- * says so, and rewritten at any length, its modification time (the
- * checksum vouched for the bytes as they were when it was read, not for
- * a mix).  Not its change time: our own writer's rename over it changes
- * that, and the checkpoint read is still whole.
+ * A checkpoint mapped for the state it gave (checkpoint_source): the
+ * file as it was read, to tell a change under us.
+ */
+struct held_checkpoint {
+	void		*map;
+	size_t		 len;
+	int		 fd, slot;
+	struct stat	 sb;
+	char		*path;
+};
+
+static bool
+held_unchanged(void *arg)
+{
+	struct held_checkpoint	*h = arg;
+	struct stat		 now;
+
+	/* (not its change time: a rename over it or its removal moves it) */
+	return fstat(h->fd, &now) == 0 && now.st_size == h->sb.st_size &&
+	    now.st_mtim.tv_sec == h->sb.st_mtim.tv_sec &&
+	    now.st_mtim.tv_nsec == h->sb.st_mtim.tv_nsec;
+}
+
+/*
+ * What a writer does once its results are out (a checkpoint, a
+ * compaction) reads every condition softly: a checkpoint found damaged
+ * then costs that housekeeping, said on stderr, never the result or the
+ * exit status.  held_failed: the first such finding, to report.
+ */
+static bool			 held_soft;
+static struct {
+	bool		 failed, changed;
+	uint64_t	 at;
+	char		*path;
+	dev_t		 dev;
+	ino_t		 ino;
+} held_failed;
+
+/* The checkpoint at its path, if it is still the file that was read. */
+static void
+remove_read_checkpoint(const char *path, dev_t dev, ino_t ino)
+{
+	struct stat sb;
+
+	if (lstat(path, &sb) == 0 && sb.st_dev == dev && sb.st_ino == ino &&
+	    unlink(path) == -1 && errno != ENOENT)
+		warn("%s", path);
+}
+
+/*
+ * A checkpoint whose checksum holds but whose values are not as arc
+ * writes them was not written by arc: removed, so that the next command
+ * replays the journal.  One changed under us is left to whoever wrote it.
+ */
+static void
+held_damaged(void *arg, bool changed, uint64_t at)
+{
+	struct held_checkpoint *h = arg;
+
+	if (held_soft) {
+		if (!held_failed.failed) {
+			held_failed.failed = true;
+			held_failed.changed = changed;
+			held_failed.at = at;
+			held_failed.dev = h->sb.st_dev;
+			held_failed.ino = h->sb.st_ino;
+			if ((held_failed.path = strdup(h->path)) == NULL)
+				err(EXIT_SYSTEM, "strdup");
+		}
+		return;
+	}
+	if (changed)
+		errx(EXIT_SYSTEM, "%s: changed while it was read; run the "
+		    "command again", h->path);
+	remove_read_checkpoint(h->path, h->sb.st_dev, h->sb.st_ino);
+	errx(EXIT_SYSTEM, "%s: not as arc writes it (byte %llu), though its "
+	    "checksum holds: removed; the journal is replayed next time",
+	    h->path, (unsigned long long)at);
+}
+
+/*
+ * After housekeeping read softly: false (said once) if a checkpoint the
+ * state still read from could not be read as it was; the state is then
+ * not written anywhere.
  */
 static bool
-decode_mapped(struct state *st, int fd, const struct stat *before,
-    struct checkpoint_head *head)
+held_whole(struct journal *j)
 {
-	struct stat	 after;
-	size_t		 len = (size_t)before->st_size;
-	void		*map;
-	bool		 ok;
+	if (state_complete(j->st))
+		return true;
+	j->reread = true;	/* a process that goes on reads it all again */
+	if (held_failed.failed) {
+		if (held_failed.changed)
+			warnx("%s: changed while it was read; what was "
+			    "reported stands, and nothing more is done now",
+			    held_failed.path);
+		else {
+			remove_read_checkpoint(held_failed.path,
+			    held_failed.dev, held_failed.ino);
+			warnx("%s: not as arc writes it (byte %llu), though its "
+			    "checksum holds: removed; what was reported stands, "
+			    "and the journal is replayed next time",
+			    held_failed.path, (unsigned long long)held_failed.at);
+		}
+		free(held_failed.path);
+		held_failed.path = NULL;
+		held_failed.failed = false;
+	}
+	return false;
+}
 
+static void
+held_release(void *arg)
+{
+	struct held_checkpoint *h = arg;
+
+	if (h->slot >= 0) {
+		held[h->slot].map = NULL;
+		held[h->slot].len = 0;
+	}
+	(void)munmap(h->map, h->len);
+	(void)close(h->fd);
+	free(h->path);
+	free(h);
+}
+
+/*
+ * Decodes a checkpoint's head and framing from a map, a SIGBUS while it
+ * is read being a checkpoint not to be trusted; the map is then kept, for
+ * the state to read its conditions when asked, and the descriptor with
+ * it.  The file must not have changed while it was read.
+ */
+static bool
+decode_mapped(struct state *st, int *fdp, const struct stat *before,
+    const char *name, struct checkpoint_head *head)
+{
+	int				 fd = *fdp;
+	struct checkpoint_source	 src;
+	struct held_checkpoint		*h;
+	struct stat			 after;
+	size_t				 len = (size_t)before->st_size;
+	void				*map;
+	volatile int			 slot;
+	int				 n;
+	bool				 ok;
+
+	for (slot = 0; slot < HELD_MAX && held[slot].map != NULL; slot++)
+		continue;
+	if (slot == HELD_MAX)
+		return false;	/* (a replay serves) */
 	map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (map == MAP_FAILED)
 		return false;
+	if ((h = calloc(1, sizeof(*h))) == NULL ||
+	    (h->path = strdup(name)) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	h->map = map;
+	h->len = len;
+	h->fd = fd;
+	h->slot = -1;
+	h->sb = *before;
+	src.arg = h;
+	src.unchanged = held_unchanged;
+	src.damaged = held_damaged;
+	src.release = held_release;
 	if (sigsetjmp(bus_jump, 1) != 0) {
 		if (bus_map != NULL)
 			(void)munmap(bus_map, bus_maplen);
 		bus_map = NULL;
+		checkpoint_abandon();
+		free(h->path);
+		free(h);
 		return false;
 	}
 	bus_arm(map, len);
-	ok = checkpoint_decode(st, map, len, head);
+	ok = checkpoint_decode(st, map, len, head, &src);
 	bus_disarm();
-	(void)munmap(map, len);
-	if (!ok || fstat(fd, &after) == -1)
+	if (!ok) {
+		(void)munmap(map, len);
+		free(h->path);
+		free(h);
 		return false;
-	return after.st_size == before->st_size &&
+	}
+	/* The state's now, with the map and fd: let go when it is freed. */
+	*fdp = -1;
+	n = snprintf(held[slot].why, sizeof(held[slot].why),
+	    "%s: %s: cut while it was read; run the command again\n",
+	    getprogname(), name);
+	held[slot].whylen = n > 0 ? (size_t)n < sizeof(held[slot].why) ?
+	    (size_t)n : sizeof(held[slot].why) - 1 : 0;
+	held[slot].len = len;
+	held[slot].map = map;
+	h->slot = slot;
+	return fstat(fd, &after) == 0 && after.st_size == before->st_size &&
 	    after.st_mtim.tv_sec == before->st_mtim.tv_sec &&
 	    after.st_mtim.tv_nsec == before->st_mtim.tv_nsec;
 }
@@ -860,7 +1047,7 @@ load_checkpoint(struct journal *j, uint64_t size)
 	    (uint64_t)sb.st_size > CHECKPOINT_MAX)
 		goto done;
 	st = state_new(state_readers_only(j->st));
-	if (!decode_mapped(st, fd, &sb, &head) ||
+	if (!decode_mapped(st, &fd, &sb, name, &head) ||
 	    head.dev != (uint64_t)j->dev || head.ino != (uint64_t)j->ino ||
 	    head.first_seq != (uint64_t)first_seq || head.offset > size ||
 	    (line = read_line(j, head.last, head.offset)) == NULL ||
@@ -946,6 +1133,11 @@ maybe_checkpoint(struct journal *j)
 	tail = j->offset - j->checkpoint;
 	if (tail < j->checkpoint_floor / 16 + j->offset / 16 ||
 	    tail < state_checkpoint_bytes(j->st))
+		return;
+	held_soft = true;	/* the results are out */
+	(void)state_read_all(j->st);
+	held_soft = false;
+	if (!held_whole(j))
 		return;
 	memset(&head, 0, sizeof(head));
 	head.dev = (uint64_t)j->dev;
@@ -1252,7 +1444,8 @@ journal_lock(struct journal *j, bool exclusive)
 			}
 		}
 		j->exclusive = exclusive;
-		if (replaced(j)) {
+		if (j->reread || replaced(j)) {
+			j->reread = false;
 			(void)close(j->fd);
 			j->fd = -1;
 			if (!open_file(j))
@@ -2079,7 +2272,12 @@ compaction_due(struct journal *j, const char *now)
 	    size <= 2 * state_live_bytes(j->st, now, j->retain, j->window,
 	    false))
 		return false;
+	/* (its results are out: what it reads now is read softly) */
+	held_soft = true;
 	live = state_live_bytes(j->st, now, j->retain, j->window, true);
+	held_soft = false;
+	if (!held_whole(j))
+		return false;
 	j->checked = true;
 	j->checked_size = size;
 	if (size <= 2 * live)

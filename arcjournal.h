@@ -49,6 +49,7 @@ struct journal {
 	bool		 copy;		/* whole is it: a scratch copy, ours */
 	bool		 warned_tail;
 	bool		 upgraded;	/* from version 1, by this lock */
+	bool		 reread;	/* its state not whole: from the file */
 	bool		 swept;		/* stale temporary files removed */
 	/* Automatic compaction: when, and what it keeps. */
 	bool		 checked;	/* retirement weighed once */

@@ -57,6 +57,15 @@ struct state {
 	int64_t			  changed_floor, seen_floor;
 	/* Whether a condition ever held a string of its own on the heap. */
 	bool			  heap_strings;
+	/*
+	 * A checkpoint's conditions and events not read yet (state_set_base):
+	 * taken, those read; the counts above are of those read alone.
+	 */
+	struct state_base	  base;
+	uint8_t			 *taken, *event_taken;
+	size_t			  base_left, events_left;
+	bool			  taking;	/* one of them, being put */
+	bool			  incomplete;	/* one could not be read */
 	/* History's: the lifecycles a newer one under their key replaced. */
 	bool			  keep_past;
 	struct condition	**past;
@@ -69,8 +78,8 @@ struct state {
  * the low bits the table indexes by (MurmurHash3's finalizer), since a
  * checkpoint's 10,000 keys are hashed every time a command starts.
  */
-static uint64_t
-hash_bytes(const void *p, size_t n)
+uint64_t
+state_key_hash(const void *p, size_t n)
 {
 	const unsigned char	*s = p;
 	uint64_t		 h = 0x9e3779b97f4a7c15ULL ^ n, w;
@@ -163,13 +172,37 @@ state_free(struct state *st)
 	arena_free(&st->pool);
 	free(st->slots);
 	free(st->seen);
+	if (st->base.release != NULL)
+		st->base.release(st->base.arg);
+	free(st->taken);
+	free(st->event_taken);
 	free(st);
 }
 
 size_t
 state_count(const struct state *st)
 {
-	return st->count;
+	return st->count + st->base_left;
+}
+
+void
+state_set_base(struct state *st, const struct state_base *b)
+{
+	if (st->count > 0 || st->seen_count > 0 || st->base.release != NULL)
+		errx(EXIT_SYSTEM, "internal error: a base under a state");
+	st->base = *b;
+	if (st->readers_only)
+		st->base.events = 0;
+	if ((st->taken = calloc(b->conditions + 1, 1)) == NULL ||
+	    (st->event_taken = calloc(st->base.events + 1, 1)) == NULL)
+		err(EXIT_SYSTEM, "calloc");
+	st->base_left = b->conditions;
+	st->events_left = st->base.events;
+	st->span_bytes += b->span_bytes;
+	if (b->changed_floor < st->changed_floor)
+		st->changed_floor = b->changed_floor;
+	if (st->events_left > 0 && b->seen_floor < st->seen_floor)
+		st->seen_floor = b->seen_floor;
 }
 
 static size_t
@@ -258,12 +291,65 @@ state_reserve(struct state *st, size_t conditions, size_t events)
 }
 
 static struct condition *
-lookup_sv(struct state *st, struct sv key)
+lookup_read(struct state *st, struct sv key)
 {
 	if (st->cap == 0)
 		return NULL;
-	return st->slots[slot_of(st, key.p, key.n, hash_bytes(key.p,
+	return st->slots[slot_of(st, key.p, key.n, state_key_hash(key.p,
 	    key.n))].c;
+}
+
+/*
+ * The base's condition i, read and put as a record is: its parts' bytes,
+ * counted in the base's sum, are counted again by the put.
+ */
+static struct condition *
+take_condition(struct state *st, size_t i, bool found)
+{
+	struct stored	 s;
+	bool		 put;
+
+	st->taken[i] = 1;
+	st->base_left--;
+	if (!st->base.condition(st->base.arg, i, &s)) {
+		st->incomplete = true;	/* its handler returned */
+		return NULL;
+	}
+	st->span_bytes -= (uint64_t)s.n.len + s.q.len;
+	st->taking = true;	/* its key is in the base alone */
+	put = state_put(st, &s);
+	st->taking = false;
+	return put && found ? lookup_read(st, s.ix.key) : NULL;
+}
+
+/* Every condition of the base read, before a walk over them all. */
+static void
+take_all_conditions(struct state *st)
+{
+	size_t i;
+
+	if (st->base_left == 0)
+		return;
+	st->base.all(st->base.arg, true);
+	state_reserve(st, st->count + st->base_left, 0);
+	for (i = 0; i < st->base.conditions && st->base_left > 0; i++)
+		if (!st->taken[i])
+			(void)take_condition(st, i, false);
+	if (!st->base.all(st->base.arg, false))
+		st->incomplete = true;
+}
+
+static struct condition *
+lookup_sv(struct state *st, struct sv key)
+{
+	struct condition	*c = lookup_read(st, key);
+	size_t			 i;
+
+	if (c == NULL && st->base_left > 0 &&
+	    (i = st->base.find(st->base.arg, key)) != SIZE_MAX &&
+	    !st->taken[i])
+		c = take_condition(st, i, true);
+	return c;
 }
 
 struct condition *
@@ -282,9 +368,13 @@ static struct condition *
 lookup_or_add(struct state *st, struct sv key)
 {
 	struct condition	*c;
-	uint64_t		 h = hash_bytes(key.p, key.n);
+	uint64_t		 h;
 	size_t			 i;
 
+	if (st->base_left > 0 && !st->taking &&
+	    (c = lookup_sv(st, key)) != NULL)
+		return c;
+	h = state_key_hash(key.p, key.n);
 	if ((st->count + 1) * 4 > st->cap * 3)
 		grow_conditions(st);
 	i = slot_of(st, key.p, key.n, h);
@@ -315,6 +405,7 @@ state_next(struct state *st, size_t *at)
 struct condition *
 state_first(struct state *st, size_t *at)
 {
+	take_all_conditions(st);
 	*at = 0;
 	return state_next(st, at);
 }
@@ -503,21 +594,77 @@ seen_add(struct state *st, const uint8_t ident[16], const uint8_t content[16],
 	s->at = at;
 }
 
+/* The base's event of this identity, not read yet: its number, or SIZE_MAX. */
+static size_t
+base_event(struct state *st, const uint8_t ident[16])
+{
+	size_t i;
+
+	if (st->events_left == 0 ||
+	    (i = st->base.find_event(st->base.arg, ident)) == SIZE_MAX ||
+	    st->event_taken[i])
+		return SIZE_MAX;
+	return i;
+}
+
+/* Every event of the base read, before a walk over them all. */
+static void
+take_all_events(struct state *st)
+{
+	struct stored	 s;
+	size_t		 i;
+
+	if (st->events_left == 0)
+		return;
+	st->base.all(st->base.arg, true);
+	for (i = 0; i < st->base.events && st->events_left > 0; i++)
+		if (!st->event_taken[i]) {
+			st->base.event(st->base.arg, i, &s);
+			st->event_taken[i] = 1;
+			st->events_left--;
+			(void)state_put(st, &s);
+		}
+	if (!st->base.all(st->base.arg, false))
+		st->incomplete = true;
+}
+
+bool
+state_read_all(struct state *st)
+{
+	take_all_conditions(st);
+	take_all_events(st);
+	return !st->incomplete;
+}
+
+bool
+state_complete(const struct state *st)
+{
+	return !st->incomplete;
+}
+
 enum seen_as
 state_seen(struct state *st, const uint8_t ident[16],
     const uint8_t content[16])
 {
-	struct seen *s = seen_find(st, ident);
+	struct seen	*s = seen_find(st, ident);
+	struct stored	 e;
+	size_t		 i;
 
-	if (s == NULL)
+	if (s != NULL)
+		return memcmp(s->content, content, 16) == 0 ? SEEN_SAME :
+		    SEEN_OTHER;
+	if ((i = base_event(st, ident)) == SIZE_MAX)
 		return SEEN_NONE;
-	return memcmp(s->content, content, 16) == 0 ? SEEN_SAME : SEEN_OTHER;
+	st->base.event(st->base.arg, i, &e);
+	return memcmp(e.hash, content, 16) == 0 ? SEEN_SAME : SEEN_OTHER;
 }
 
 bool
 state_next_seen(struct state *st, size_t *at, uint8_t ident[16],
     uint8_t content[16], int64_t *seconds)
 {
+	if (*at == 0)
+		take_all_events(st);
 	for (; *at < st->seen_cap; (*at)++)
 		if (seen_used(&st->seen[*at])) {
 			memcpy(ident, st->seen[*at].ident, 16);
@@ -541,6 +688,12 @@ state_put(struct state *st, const struct stored *s)
 	struct condition *c = NULL;
 
 	if (s->ident != NULL && !st->readers_only) {
+		size_t i = base_event(st, s->ident);
+
+		if (i != SIZE_MAX) {	/* what is put now stands for it */
+			st->event_taken[i] = 1;
+			st->events_left--;
+		}
 		seen_add(st, s->ident, s->hash, s->at);
 		if (s->at < st->seen_floor)
 			st->seen_floor = s->at;
@@ -636,8 +789,11 @@ state_live_bytes(struct state *st, const char *now, int64_t retain,
 	 */
 	if (!all || (st->changed_floor > at - retain &&
 	    st->seen_floor >= since))
-		return st->span_bytes + (uint64_t)st->count * RECORD_OVERHEAD +
-		    (uint64_t)st->seen_count * SEEN_BYTES;
+		return st->span_bytes + (uint64_t)state_count(st) *
+		    RECORD_OVERHEAD + (uint64_t)(st->seen_count +
+		    st->events_left) * SEEN_BYTES;
+	take_all_conditions(st);
+	take_all_events(st);
 	for (i = 0; i < st->cap; i++) {
 		const struct condition *c = st->slots[i].c;
 		if (c != NULL && !retired_at(c, now, since + window, retain))
@@ -654,5 +810,6 @@ state_live_bytes(struct state *st, const char *now, int64_t retain,
 uint64_t
 state_checkpoint_bytes(const struct state *st)
 {
-	return (uint64_t)st->count * 160 + (uint64_t)st->seen_count * 40;
+	return (uint64_t)state_count(st) * 160 +
+	    (uint64_t)(st->seen_count + st->events_left) * 40;
 }

@@ -80,6 +80,48 @@ void		 state_reserve(struct state *, size_t conditions,
 /* The one mutator: false if the record cannot be (a question alone). */
 bool		 state_put(struct state *, const struct stored *);
 
+/*
+ * Conditions and events a state holds without having read them yet: a
+ * checkpoint's (arccheckpoint.c), numbered from 0.  A condition is read
+ * and put (state_put) the first time a lookup needs it, and every one
+ * before a walk; an event is looked at where it lies.  So a writer of one
+ * event among 10,000 live conditions reads the one it touches.
+ */
+struct state_base {
+	void		*arg;
+	size_t		 conditions, events;	/* events: 0 for readers */
+	uint64_t	 span_bytes;	/* the conditions' parts, all */
+	int64_t		 changed_floor, seen_floor;	/* as state_put's */
+	/* The number under a key, or an event's identity; SIZE_MAX: none. */
+	size_t		(*find)(void *, struct sv key);
+	size_t		(*find_event)(void *, const uint8_t ident[16]);
+	/*
+	 * Condition i as a record would put it.  One that is not as it was
+	 * ends the command there (arcjournal.c); false only when that
+	 * handler returns (a fuzzer's), and the state goes on without it.
+	 */
+	bool		(*condition)(void *, size_t, struct stored *);
+	void		(*event)(void *, size_t, struct stored *);
+	/*
+	 * Every condition from now on (true), the walk ahead reads them
+	 * all; then (false) whether what was read was as it is still.
+	 */
+	bool		(*all)(void *, bool);
+	void		(*release)(void *);
+};
+/* An empty state's: what it holds from now on. */
+void		 state_set_base(struct state *, const struct state_base *);
+/*
+ * Every condition and event read from the base now: false if one could
+ * not be read as it was (only when the base's handler returned), and the
+ * state is then not whole: nothing of it is to be written.
+ */
+bool		 state_read_all(struct state *);
+/* Whether every condition and event read so far was read as it was. */
+bool		 state_complete(const struct state *);
+
+/* The hash a key is found by (the checkpoint's index uses it too). */
+uint64_t	 state_key_hash(const void *, size_t);
 struct condition *state_lookup(struct state *, const char *key);
 struct condition *state_find(struct state *, struct sv key);
 /*

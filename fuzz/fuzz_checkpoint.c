@@ -1,7 +1,8 @@
 /*
  * libFuzzer target: a checkpoint file's bytes through its decoder, for a
  * writer and for a reader.  Whatever it accepts must be a state that can
- * be walked, weighed and checkpointed again.  A mutated file almost never
+ * be looked in, walked (every condition read then), weighed and
+ * checkpointed again.  A mutated file almost never
  * keeps its checksum, so for inputs of an odd length the checksum (the
  * last four bytes) is recomputed first: the decoder behind it is fuzzed
  * too.
@@ -25,6 +26,15 @@ visit(const struct condition *c, size_t *n)
 	*n += c->keylen;
 }
 
+/* A condition not as arc writes it ends a command; here, it is skipped. */
+static void
+damaged(void *arg, bool changed, uint64_t at)
+{
+	(void)arg;
+	(void)changed;
+	(void)at;
+}
+
 static bool
 discard(const char *p, size_t n, void *arg)
 {
@@ -44,6 +54,8 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	const struct condition	*c;
 	uint32_t		 crc;
 	int			 readers, i;
+	const struct checkpoint_source src = { NULL, NULL, damaged, NULL };
+	static const uint8_t	 ident[16];
 
 	if (data == NULL)
 		return 0;
@@ -55,10 +67,14 @@ LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
 	}
 	for (readers = 0; readers < 2; readers++) {
 		st = state_new(readers);
-		if (!checkpoint_decode(st, (const char *)data, size, &head)) {
+		if (!checkpoint_decode(st, (const char *)data, size, &head,
+		    &src)) {
 			state_free(st);
 			continue;
 		}
+		/* a lookup and an event's, as one writer makes them */
+		(void)state_lookup(st, "deploy");
+		(void)state_seen(st, ident, ident);
 		for (c = state_first(st, &at); c != NULL;
 		    c = state_next(st, &at))
 			visit(c, &n);

@@ -401,6 +401,123 @@ offset_of() {
 	! cmp -s "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/flipped" || false
 }
 
+# reframe CHECKPOINT KEY FIELD VALUE: sets one byte of KEY's condition in
+# the checkpoint (arccheckpoint.c's layout: FIELD priority, or the first
+# byte of the deadline, deadline) and writes its CRC-32C again, as
+# python3-crc32c computes it: a checkpoint no arc wrote, its checksum whole.
+reframe() {
+	/usr/bin/python3 - "$@" <<'PY'
+import struct, sys
+from crc32c import crc32c
+path, key, field, value = sys.argv[1], sys.argv[2].encode(), sys.argv[3], int(sys.argv[4])
+b = bytearray(open(path, "rb").read())
+at = 17 + 7 * 8 + 4
+at += 4 + struct.unpack_from("<I", b, at)[0]
+count = struct.unpack_from("<Q", b, at)[0]; at += 8
+for _ in range(count):
+    n = struct.unpack_from("<I", b, at)[0]; k = bytes(b[at + 4:at + 4 + n]); at += 4 + n
+    at += 4 + struct.unpack_from("<I", b, at)[0]
+    fixed = at + 48
+    at = fixed + 3 + 8
+    opt = at
+    for _ in range(4):
+        present = b[at]; at += 1
+        if present:
+            at += 4 + struct.unpack_from("<I", b, at)[0]
+    if k == key:
+        if field == "priority":
+            b[fixed + 1] = value
+        elif b[opt] == 1:
+            b[opt + 5] = value
+        else:
+            sys.exit("no deadline")
+        break
+else:
+    sys.exit("no such key")
+struct.pack_into("<I", b, len(b) - 4, crc32c(bytes(b[:-4])))
+open(path, "wb").write(bytes(b))
+PY
+}
+
+@test "a checkpoint whose checksum holds but that arc did not write: a reader of that condition stops (exit 3) and removes it, a writer's results stand, and the next command replays the journal, the view the same" {
+	checkpointed_history
+	local good; good=$(views)
+	cp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/ours"
+	for bad in "priority 9" "deadline 120"; do
+		cp "$BATS_TEST_TMPDIR/ours" "$ARC_JOURNAL.checkpoint"
+		reframe "$ARC_JOURNAL.checkpoint" q4 $bad
+		cp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/reframed"
+		# one that reads q1 alone goes on: the checkpoint is read
+		ASAN_OPTIONS=detect_leaks=0 ARC_NOW=2026-08-26T01:30:00Z strace -f -qq \
+		    -o "$BATS_TEST_TMPDIR/trace" -e trace=openat \
+		    "$ARC_BIN/arc-answer" --emit q1 allow >"$BATS_TEST_TMPDIR/emitted"
+		grep -q 'journal.checkpoint"' "$BATS_TEST_TMPDIR/trace"
+		[ "$(jq -r .response.choice_id "$BATS_TEST_TMPDIR/emitted")" = allow ]
+		cmp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/reframed"
+		run --separate-stderr arc-status --json
+		[ "$status" -eq 3 ]
+		[ -z "$output" ]
+		[[ "$stderr" == *"journal.checkpoint: not as arc writes it (byte "*"though its checksum holds: removed"* ]]
+		[ ! -e "$ARC_JOURNAL.checkpoint" ]
+		[ "$(views)" = "$good" ]
+	done
+	# a writer reads it all only once its results are out: they stand
+	cp "$BATS_TEST_TMPDIR/ours" "$ARC_JOURNAL.checkpoint"
+	reframe "$ARC_JOURNAL.checkpoint" q4 priority 9
+	local size; size=$(wc -c <"$ARC_JOURNAL")
+	run --separate-stderr apply <<<"$(information unrelated)"
+	[ "$status" -eq 0 ]
+	[ "$(field .status)" = 201 ]
+	[ "$(wc -c <"$ARC_JOURNAL")" -gt "$size" ]
+	[[ "$stderr" == *"journal.checkpoint: not as arc writes it (byte "*"removed; what was reported stands"* ]]
+	[ ! -e "$ARC_JOURNAL.checkpoint" ]
+	! compgen -G "$ARC_JOURNAL.checkpoint.*" || false
+	run --separate-stderr arc-status --list
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	grep -q unrelated <<<"$output"
+}
+
+@test "a checkpoint cut after it is read, while its state still reads it when asked: exit 3 with a word, never SIGBUS; nothing written, and the next command replays" {
+	checkpointed_history
+	for i in $(seq 100); do information "page$i"; done | apply >/dev/null
+	[ "$(stat -c %s "$ARC_JOURNAL.checkpoint")" -gt 8192 ]
+	local good size
+	good=$(views)
+	size=$(wc -c <"$ARC_JOURNAL")
+	updated q4 '.request.message = "late"' >"$BATS_TEST_TMPDIR/event"
+	head -c 100 "$ARC_JOURNAL.checkpoint" >"$BATS_TEST_TMPDIR/short"
+	# stopped at its first read of the event, the checkpoint mapped by then
+	ARC_NOW=2026-08-26T01:16:00Z SHRUNK=$ARC_JOURNAL.checkpoint \
+	    STOP_ON=$BATS_TEST_TMPDIR/event STOP_AT=read shrink_under 1 \
+	    "$BATS_TEST_TMPDIR/short" "$ARC_BIN/arc-apply" "$BATS_TEST_TMPDIR/event"
+	[ "$status" -eq 3 ]
+	# (cut: a page it reads is gone; or the page left, its bytes zero)
+	[[ "$stderr" == *"journal.checkpoint: cut while it was read; run the command again"* ||
+	    "$stderr" == *"journal.checkpoint: changed while it was read; run the command again"* ]]
+	[ -z "$output" ]
+	[ "$(wc -c <"$ARC_JOURNAL")" = "$size" ]
+	[ "$(views)" = "$good" ]
+}
+
+@test "a waiter goes on reading the checkpoint it loaded when a writer renames a new one over it: the conditions it reads later are the old file's, unchanged" {
+	checkpointed_history
+	cp "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/loaded"
+	ARC_NOW=2026-08-26T01:20:00Z \
+	    arc-wait -t 30 q3 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local waiter=$!
+	eventually compgen -G "$ARC_JOURNAL.wait.*"
+	# enough records for a writer to rename a new checkpoint in, then one
+	# of q4, which the waiter reads from the checkpoint it loaded
+	for i in $(seq 60); do information "later$i"; done | apply >/dev/null
+	! cmp -s "$ARC_JOURNAL.checkpoint" "$BATS_TEST_TMPDIR/loaded" || false
+	apply <<<"$(updated q4 '.request.message = "later"')" >/dev/null
+	ARC_NOW=2026-08-26T01:20:00Z ARC_CHECKPOINT_FLOOR=100000000 arc-answer q3 allow >/dev/null
+	wait "$waiter"
+	[ "$(jq -r '[.status, .response.choice_id] | join("|")' "$BATS_TEST_TMPDIR/out")" = "answered|allow" ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
 @test "a checkpoint cut while it is read (a restore over it in place): never SIGBUS; the replay from the start serves, the view the same" {
 	checkpointed_history
 	local i good
@@ -909,10 +1026,12 @@ five_kinds() {
 shrink_under() {
 	local n=$1 file=$2 trace=$BATS_TEST_TMPDIR/trace pid
 	local cut=${SHRUNK:-$ARC_JOURNAL}	# or another file of the journal's
+	# or stopped at the Nth STOP_AT (a syscall) on another file, STOP_ON
+	local on=${STOP_ON:-$cut} at=${STOP_AT:-mmap}
 	shift 2
 	rm -f "$trace"
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$trace" -P "$cut" \
-	    -e trace=mmap -e inject=mmap:signal=SIGSTOP:when="$n" "$@" \
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -o "$trace" -P "$on" \
+	    -e trace="$at" -e inject="$at":signal=SIGSTOP:when="$n" "$@" \
 	    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	eventually grep -qs 'stopped by SIGSTOP' "$trace"
 	pid=$(sed -n 's/^\([0-9]*\) .*stopped by SIGSTOP.*/\1/p' "$trace")

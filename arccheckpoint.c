@@ -382,7 +382,6 @@ get_condition(struct reader *r, struct stored *s, uint64_t offset)
  */
 struct lazy {
 	const char		*data;
-	size_t			 len;
 	uint64_t		 offset;	/* the head's: parts end within */
 	const char		*end;		/* of the conditions */
 	size_t			 n, cap;
@@ -413,30 +412,57 @@ lazy_check(struct lazy *z)
 		(void)lazy_same(z);
 }
 
-static size_t
-lazy_find(void *arg, struct sv key)
+/*
+ * The slot of the condition under key (hash h), or the empty one where
+ * it would go; *read: a key of the mapped bytes was compared.  Inline:
+ * every condition's key goes through it as a command starts.
+ */
+static inline size_t
+key_slot(const struct lazy *z, uint64_t h, struct sv key, bool *read)
 {
-	struct lazy	*z = arg;
-	uint64_t	 h = state_key_hash(key.p, key.n);
-	size_t		 i = (size_t)h & (z->cap - 1), e, found = SIZE_MAX;
+	size_t		 i = (size_t)h & (z->cap - 1), e;
 	const char	*p;
-	bool		 read = false;
 
 	for (; z->slots[i] != 0; i = (i + 1) & (z->cap - 1)) {
 		e = z->slots[i] - 1;
 		if (z->hash[e] != h)
 			continue;
-		read = true;	/* its key, in the mapped bytes */
+		*read = true;
 		p = z->data + z->at[e];
 		if (le32((const unsigned char *)p) == key.n &&
-		    memcmp(p + 4, key.p, key.n) == 0) {
-			found = e;
+		    memcmp(p + 4, key.p, key.n) == 0)
 			break;
-		}
 	}
+	return i;
+}
+
+/* The slot of the event of this identity, or the empty one for it. */
+static inline size_t
+event_slot(const struct lazy *z, const uint8_t ident[16])
+{
+	uint64_t	 h;
+	size_t		 i;
+
+	memcpy(&h, ident, sizeof(h));
+	for (i = (size_t)h & (z->event_cap - 1); z->event_slots[i] != 0;
+	    i = (i + 1) & (z->event_cap - 1))
+		if (memcmp(z->events + 40 * (z->event_slots[i] - 1), ident,
+		    16) == 0)
+			break;
+	return i;
+}
+
+static size_t
+lazy_find(void *arg, struct sv key)
+{
+	struct lazy	*z = arg;
+	bool		 read = false;
+	size_t		 i = key_slot(z, state_key_hash(key.p, key.n), key,
+			    &read);
+
 	if (read)
 		lazy_check(z);
-	return found;
+	return z->slots[i] != 0 ? z->slots[i] - 1 : SIZE_MAX;
 }
 
 static bool
@@ -461,21 +487,14 @@ lazy_find_event(void *arg, const uint8_t ident[16])
 {
 	struct lazy	*z = arg;
 	uint64_t	 h;
-	size_t		 i, e;
+	size_t		 i;
 
 	memcpy(&h, ident, sizeof(h));
-	i = (size_t)h & (z->event_cap - 1);
-	if (z->event_slots[i] == 0)
+	if (z->event_slots[(size_t)h & (z->event_cap - 1)] == 0)
 		return SIZE_MAX;	/* nothing of the mapped bytes read */
-	for (; z->event_slots[i] != 0; i = (i + 1) & (z->event_cap - 1)) {
-		e = z->event_slots[i] - 1;
-		if (memcmp(z->events + 40 * e, ident, 16) == 0) {
-			lazy_check(z);
-			return e;
-		}
-	}
+	i = event_slot(z, ident);
 	lazy_check(z);
-	return SIZE_MAX;
+	return z->event_slots[i] != 0 ? z->event_slots[i] - 1 : SIZE_MAX;
 }
 
 static void
@@ -562,46 +581,27 @@ frame_condition(struct reader *r, struct sv *key, uint64_t *parts,
 static bool
 index_condition(struct lazy *z, size_t e, struct sv key)
 {
-	size_t		 i = (size_t)z->hash[e] & (z->cap - 1), o;
-	const char	*p;
+	bool	 read = false;
+	size_t	 i = key_slot(z, z->hash[e], key, &read);
 
-	for (; z->slots[i] != 0; i = (i + 1) & (z->cap - 1)) {
-		o = z->slots[i] - 1;
-		p = z->data + z->at[o];
-		if (z->hash[o] == z->hash[e] &&
-		    le32((const unsigned char *)p) == key.n &&
-		    memcmp(p + 4, key.p, key.n) == 0)
-			return false;
-	}
+	if (z->slots[i] != 0)
+		return false;
 	z->slots[i] = (uint32_t)e + 1;
 	return true;
 }
 
+/* Event e into the index; false if its identity is there already. */
 static bool
 index_event(struct lazy *z, size_t e)
 {
-	const unsigned char	*ident = z->events + 40 * e;
-	uint64_t		 h;
-	size_t			 i;
+	size_t i = event_slot(z, z->events + 40 * e);
 
-	memcpy(&h, ident, sizeof(h));
-	for (i = (size_t)h & (z->event_cap - 1); z->event_slots[i] != 0;
-	    i = (i + 1) & (z->event_cap - 1))
-		if (memcmp(z->events + 40 * (z->event_slots[i] - 1), ident,
-		    16) == 0)
-			return false;
+	if (z->event_slots[i] != 0)
+		return false;
 	z->event_slots[i] = (uint32_t)e + 1;
 	return true;
 }
 
-/*
- * Reads a checkpoint's head and the framing of what it holds, and hands
- * that to an empty state to read when asked; the caller checks *head
- * against the journal before it takes the state.  False: not a
- * checkpoint we can trust (its checksum, a length, a count or a key
- * twice); the state is then to be thrown away, and the bytes are still
- * the caller's.  On success they are the state's, let go by src.release.
- */
 /* The decode under way: a SIGBUS in it leaves it to checkpoint_abandon. */
 static struct lazy	*decoding;
 
@@ -617,6 +617,14 @@ checkpoint_abandon(void)
 	}
 }
 
+/*
+ * Reads a checkpoint's head and the framing of what it holds, and hands
+ * that to an empty state to read when asked; the caller checks *head
+ * against the journal before it takes the state.  False: not a
+ * checkpoint we can trust (its checksum, a length, a count or a key
+ * twice); the state is then to be thrown away, and the bytes are still
+ * the caller's.  On success they are the state's, let go by src.release.
+ */
 bool
 checkpoint_decode(struct state *st, const char *data, size_t len,
     struct checkpoint_head *head, const struct checkpoint_source *src)
@@ -626,7 +634,7 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
 	struct state_base	 b;
 	struct sv		 latest, key;
 	uint64_t		 n, i, parts = 0;
-	int64_t			 changed;
+	int64_t			 changed, seen;
 	uint32_t		 crc;
 
 	if (len < MAGIC_LEN + 4 || memcmp(data, MAGIC, MAGIC_LEN) != 0)
@@ -661,7 +669,6 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
 	decoding = z;
 	memset(&b, 0, sizeof(b));
 	z->data = data;
-	z->len = len;
 	z->offset = head->offset;
 	z->n = (size_t)n;
 	z->cap = slots_for(z->n);
@@ -698,17 +705,11 @@ checkpoint_decode(struct state *st, const char *data, size_t len,
 		for (i = 0; i < n; i++) {
 			if (!index_event(z, (size_t)i))
 				goto fail;
-			if ((int64_t)le64(z->events + 40 * i + 32) <
-			    b.seen_floor)
-				b.seen_floor = (int64_t)le64(z->events +
-				    40 * i + 32);
+			seen = (int64_t)le64(z->events + 40 * i + 32);
+			if (seen < b.seen_floor)
+				b.seen_floor = seen;
 		}
-	} else {
-		z->event_cap = 1;
-		if ((z->event_slots = calloc(1, sizeof(*z->event_slots))) ==
-		    NULL)
-			err(EXIT_SYSTEM, "calloc");
-	}
+	}	/* (a reader's state looks no event up) */
 	z->src = *src;
 	b.arg = z;
 	b.conditions = z->n;

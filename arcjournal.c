@@ -867,7 +867,25 @@ remove_read_checkpoint(const char *path, dev_t dev, ino_t ino)
  * A checkpoint whose checksum holds but whose values are not as arc
  * writes them was not written by arc: removed, so that the next command
  * replays the journal.  One changed under us is left to whoever wrote it.
+ * stands: the command's results are out, and stand.
  */
+static void
+held_say(const char *path, dev_t dev, ino_t ino, bool changed, uint64_t at,
+    bool stands)
+{
+	if (changed) {
+		warnx("%s: changed while it was read; %s", path, stands ?
+		    "what was reported stands, and nothing more is done now" :
+		    "run the command again");
+		return;
+	}
+	remove_read_checkpoint(path, dev, ino);
+	warnx("%s: not as arc writes it (byte %llu), though its checksum "
+	    "holds: removed; %sthe journal is replayed next time", path,
+	    (unsigned long long)at, stands ? "what was reported stands, and " :
+	    "");
+}
+
 static void
 held_damaged(void *arg, bool changed, uint64_t at)
 {
@@ -885,13 +903,8 @@ held_damaged(void *arg, bool changed, uint64_t at)
 		}
 		return;
 	}
-	if (changed)
-		errx(EXIT_SYSTEM, "%s: changed while it was read; run the "
-		    "command again", h->path);
-	remove_read_checkpoint(h->path, h->sb.st_dev, h->sb.st_ino);
-	errx(EXIT_SYSTEM, "%s: not as arc writes it (byte %llu), though its "
-	    "checksum holds: removed; the journal is replayed next time",
-	    h->path, (unsigned long long)at);
+	held_say(h->path, h->sb.st_dev, h->sb.st_ino, changed, at, false);
+	exit(EXIT_SYSTEM);
 }
 
 /*
@@ -906,18 +919,8 @@ held_whole(struct journal *j)
 		return true;
 	j->reread = true;	/* a process that goes on reads it all again */
 	if (held_failed.failed) {
-		if (held_failed.changed)
-			warnx("%s: changed while it was read; what was "
-			    "reported stands, and nothing more is done now",
-			    held_failed.path);
-		else {
-			remove_read_checkpoint(held_failed.path,
-			    held_failed.dev, held_failed.ino);
-			warnx("%s: not as arc writes it (byte %llu), though its "
-			    "checksum holds: removed; what was reported stands, "
-			    "and the journal is replayed next time",
-			    held_failed.path, (unsigned long long)held_failed.at);
-		}
+		held_say(held_failed.path, held_failed.dev, held_failed.ino,
+		    held_failed.changed, held_failed.at, true);
 		free(held_failed.path);
 		held_failed.path = NULL;
 		held_failed.failed = false;
@@ -1577,8 +1580,9 @@ mark_synced(struct journal *j)
 	char tail[BELL_TAIL];
 
 	/* A reader marks a bell that is there; it makes none. */
-	if (j->bell.word != NULL && j->offset >= BELL_TAIL && pread(j->fd, tail, sizeof(tail),
-	    (off_t)(j->offset - BELL_TAIL)) == (ssize_t)sizeof(tail))
+	if (j->bell.word != NULL && j->offset >= BELL_TAIL &&
+	    pread(j->fd, tail, sizeof(tail), (off_t)(j->offset - BELL_TAIL)) ==
+	    (ssize_t)sizeof(tail))
 		mark_durable(j, tail, sizeof(tail));
 }
 

@@ -792,8 +792,7 @@ state_live_bytes(struct state *st, const char *now, int64_t retain,
 		return st->span_bytes + (uint64_t)state_count(st) *
 		    RECORD_OVERHEAD + (uint64_t)(st->seen_count +
 		    st->events_left) * SEEN_BYTES;
-	take_all_conditions(st);
-	take_all_events(st);
+	(void)state_read_all(st);	/* (a fault there is its reader's) */
 	for (i = 0; i < st->cap; i++) {
 		const struct condition *c = st->slots[i].c;
 		if (c != NULL && !retired_at(c, now, since + window, retain))

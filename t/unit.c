@@ -24,7 +24,6 @@
 
 static int	 tests, failures;
 
-static void	 calendar(void);
 static void	 check(bool, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
 
@@ -179,7 +178,6 @@ times(void)
 	    "2026-08-26T01:15:00.25Z") > 0, "RFC 3339: .5 is after .25");
 	check(rfc3339_ms_between("2026-08-26T01:15:00Z",
 	    "2026-08-26T01:16:01.5Z") == 61500, "61.5 s between two instants");
-	calendar();
 }
 
 /* Whether second s (since the epoch) is written as gmtime_r(3) has it. */
@@ -618,6 +616,7 @@ main(void)
 	canonical();
 	escapes_at_offsets();
 	times();
+	calendar();
 	durations();
 	utf8();
 	text();

@@ -190,8 +190,10 @@ int		 json_cursor_item(struct jcursor *);
 bool		 json_cursor_string(struct jcursor *, const char **, size_t *);
 bool		 json_cursor_integer(struct jcursor *, int64_t *);
 struct jval	*json_cursor_value(struct jcursor *);
+bool		 json_cursor_checked(struct jcursor *, struct jval *);
 bool		 json_cursor_skip(struct jcursor *);
 const char	*json_cursor_skip_object(struct jcursor *, size_t);
+bool		 json_plain(const char *, size_t);
 struct jval	*json_get(const struct jval *, const char *);	/* first match */
 bool		 json_is(const struct jval *, const char *);	/* string equals */
 bool		 json_blank(const struct jval *);	/* only White_Space */

@@ -724,6 +724,33 @@ json_cursor_value(struct jcursor *cur)
 	return v;
 }
 
+/*
+ * The value at the cursor with every check of the strict parse, into v:
+ * a string decoded, anything else as its raw text, a container checked
+ * byte for byte but none of its nodes built.
+ */
+bool
+json_cursor_checked(struct jcursor *cur, struct jval *v)
+{
+	struct parser	 ps;
+
+	cursor_parser(cur, &ps);
+	ps.keep_depth = ps.depth;
+	if (!parse_value(&ps, v))
+		return false;
+	cur->p = (const char *)ps.p;
+	return true;
+}
+
+/* A string's body that is plain ASCII, with nothing to escape. */
+bool
+json_plain(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	return plain_run(p, p + n) == p + n;
+}
+
 /* Past the closing quote of the string whose body starts at p. */
 static const char *
 string_end(const char *p, const char *end)

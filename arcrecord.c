@@ -105,16 +105,106 @@ rec_sane(const struct rec *r, bool interaction)
 	    rfc3339_parse(r->f[I_EXPIRES_AT].p, r->f[I_EXPIRES_AT].n, &t);
 }
 
+/* The cursor past ,"name": when that is what it is at. */
+static bool
+written_next(struct jcursor *cur, const struct fdesc *f)
+{
+	const char *p = cur->p;
+
+	if ((size_t)(cur->end - p) < f->len + 4 || p[0] != ',' ||
+	    p[1] != '"' || p[2] != f->name[0] ||
+	    memcmp(p + 2, f->name, f->len) != 0 ||
+	    p[f->len + 2] != '"' || p[f->len + 3] != ':')
+		return false;
+	cur->p = p + f->len + 4;
+	return true;
+}
+
+/*
+ * rec_from_jval's reading of a record's text, member by member, with the
+ * strict parse's every check but no tree built: a stored record is read
+ * this way each time it is shown, a history's million of them too.
+ * -1: a member name it cannot judge without decoding it (escapes, bytes
+ * past ASCII, in a name no table has), left to the tree.
+ */
+static int
+rec_members(struct arena *a, const char *text, size_t len, bool interaction,
+    struct rec *r)
+{
+	const struct fdesc	*fd;
+	struct jcursor		 cur;
+	struct jval		 v;
+	const char		*name;
+	size_t			 nf, namelen, j = 0, k, next = 0;
+	int			 more = -1;
+
+	memset(r, 0, sizeof(*r));
+	fd = fields_of(interaction, &nf);
+	json_cursor_open(&cur, a, text, len);
+	for (;;) {
+		/* As arc writes them: the table's next name, or one later. */
+		for (k = 0; k + next < nf; k++)
+			if (written_next(&cur, &fd[next + k]))
+				break;
+		if (k + next < nf) {
+			j = next + k;
+			k = 0;
+		} else {
+			if ((more = json_cursor_name(&cur, &name, &namelen)) !=
+			    1)
+				break;
+			for (k = 0; k < nf; k++) {
+				j = (next + k) % nf;
+				if (fd[j].len == namelen &&
+				    memcmp(fd[j].name, name, namelen) == 0)
+					break;
+			}
+		}
+		if (k == nf && !json_plain(name, namelen))
+			return -1;
+		if (k < nf && fd[j].kind == F_STR && cur.p < cur.end &&
+		    *cur.p == '"') {
+			/* the most of a record: a string, plain as a rule */
+			if (!json_cursor_string(&cur, &r->f[j].p, &r->f[j].n))
+				return 0;
+			next = j + 1;
+			continue;
+		}
+		if (!json_cursor_checked(&cur, &v))
+			return 0;
+		if (k == nf)
+			continue;	/* a newer writer's field: ignored */
+		next = j + 1;
+		if (v.type == J_NULL)
+			continue;
+		if (fd[j].kind == F_STR) {
+			if (v.type != J_STRING)
+				return 0;
+			r->f[j].p = v.s;
+			r->f[j].n = v.len;
+		} else {
+			r->f[j].p = v.raw;
+			r->f[j].n = v.rawlen;
+		}
+	}
+	return more == 0 && r->f[0].p != NULL && r->f[1].p != NULL;
+}
+
 /* A stored record's text, parsed when it is used (a replay steps over it). */
 bool
 rec_parse(struct arena *a, const char *text, bool interaction, struct rec *r)
 {
-	struct jparse_error e;
+	struct jparse_error	 e;
+	size_t			 len;
+	int			 read;
 
 	if (text == NULL)
 		return false;
-	return rec_from_jval(json_parse_shallow(a, text, strlen(text), &e, 1),
-	    interaction, r) && rec_sane(r, interaction);
+	len = strlen(text);
+	if ((read = rec_members(a, text, len, interaction, r)) == -1)
+		read = rec_from_jval(json_parse_shallow(a, text, len, &e, 1),
+		    interaction, r);
+	return read == 1 && rec_sane(r, interaction);
 }
 
 /* The full form has every member; the journal's leaves out the nulls. */

@@ -3,7 +3,8 @@
  * statement of it that is not our own output: the CRC-32C check values
  * of RFC 3720 and the Castagnoli polynomial's catalogue, RFC 8785's
  * canonical JSON, RFC 3339's grammar, the durations arc(7) documents,
- * arcterm.h's safe-text rule, and the journal's record codec read back.
+ * arcterm.h's safe-text rule, the journal's record codec read back, and
+ * a stored record read member by member against the strict parser's tree.
  * Prints TAP; run by t/unit.bats (make check), in well under a second.
  */
 #include <stdarg.h>
@@ -512,6 +513,120 @@ codec(void)
 	arena_free(&a);
 }
 
+/* ---- a stored record read (arcrecord.c) ---- */
+
+/* The tree's reading: the strict parse, then the field table. */
+static bool
+rec_by_tree(struct arena *a, const char *text, bool interaction,
+    struct rec *r)
+{
+	struct jparse_error e;
+
+	return rec_from_jval(json_parse_shallow(a, text, strlen(text), &e, 1),
+	    interaction, r) && rec_sane(r, interaction);
+}
+
+static bool
+same_rec(const struct rec *x, const struct rec *y)
+{
+	size_t i;
+
+	for (i = 0; i < REC_FIELDS; i++)
+		if ((x->f[i].p == NULL) != (y->f[i].p == NULL) ||
+		    x->f[i].n != y->f[i].n || (x->f[i].n > 0 &&
+		    memcmp(x->f[i].p, y->f[i].p, x->f[i].n) != 0))
+			return false;
+	return true;
+}
+
+/*
+ * rec_parse reads a record member by member without building a tree; the
+ * strict parser's tree, read by the same field table, is the statement
+ * it must agree with: the same records taken, the same refused, every
+ * field the same bytes.  Records as arc writes them and as it never
+ * does, then each of them with every byte changed to each of a few that
+ * matter to JSON, and cut short at every length.
+ */
+static void
+records(void)
+{
+	static const struct {
+		const char	*text;
+		bool		 interaction;
+	} base[] = {
+		{ "{\"id\":\"ntf_1\",\"key\":\"deploy\",\"status\":\"resolved\","
+		  "\"outcome\":\"answered\",\"kind\":\"permission\",\"type\":"
+		  "\"permission_required\",\"priority\":\"high\",\"title\":"
+		  "\"Codex needs permission\",\"message\":\"Run \\\"make\\\" \\u00e9 "
+		  "\xc3\xa9\\n\",\"agent\":\"codex\",\"project\":\"arc\","
+		  "\"created_at\":\"2026-08-26T01:15:00Z\",\"updated_at\":"
+		  "\"2026-08-26T01:15:02Z\",\"resolved_at\":\"2026-08-26T01:15:02Z\","
+		  "\"event_id\":\"evt_1\",\"x-arc\":{\"a\":[1,2.5e3,true,null]}}",
+		  false },
+		{ "{\"id\":\"int_1\",\"key\":\"deploy\",\"notification_id\":"
+		  "\"ntf_1\",\"kind\":\"single_choice\",\"title\":\"Deploy?\","
+		  "\"prompt\":\"Which?\",\"choices\":[{\"id\":\"a\",\"label\":"
+		  "\"A \\ud83d\\ude00\"},{\"id\":\"b\",\"label\":\"B\"}],"
+		  "\"expires_at\":\"2026-08-26T02:15:00Z\",\"status\":\"answered\","
+		  "\"digest\":\"90a2c56c66f809b235d487c55e78cf98192b047bd0dc49ac0d8f2f"
+		  "a7e557e385\",\"nonce\":\"UCKEbQWudIpi6ItFjAo9gw\",\"created_at\":"
+		  "\"2026-08-26T01:15:00Z\",\"updated_at\":\"2026-08-26T01:15:02Z\","
+		  "\"answered_at\":\"2026-08-26T01:15:02Z\",\"response\":{"
+		  "\"choice_id\":\"a\"}}", true },
+		/* not as arc writes: spaces, another order, nulls, a newer
+		 * writer's members, a name escaped, one twice */
+		{ " { \"key\" : \"k\" , \"st\\u0061tus\" :\"active\", \"id\":\"n\","
+		  "\"zz\":{\"q\":[]},\"title\":null,\"\xc3\xa9\":1,\"\\u00e9\":2,"
+		  "\"key\":\"k2\"} ", false },
+		{ "{\"id\":\"int_2\",\"key\":\"k\",\"kind\":\"text\","
+		  "\"text_max_length\":200,\"expires_at\":\"2026-08-26T02:15:00Z\","
+		  "\"status\":\"pending\",\"digest\":\"90a2c56c66f809b235d487c55e78"
+		  "cf98192b047bd0dc49ac0d8f2fa7e557e385\",\"response\":null}", true },
+	};
+	static const char bytes[] = { '"', '\\', ',', ':', '{', '}', '[', ']',
+	    ' ', 'n', '0', 'x', '\x01', '\x80', '\xc3' };
+	struct arena	 a = { 0 };
+	struct rec	 fast, tree;
+	char		 copy[1024];
+	size_t		 i, at, b, len, cases = 0, taken = 0, differ = 0;
+	bool		 ok, ok2;
+
+	for (i = 0; i < sizeof(base) / sizeof(base[0]); i++) {
+		ok = rec_parse(&a, base[i].text, base[i].interaction, &fast);
+		ok2 = rec_by_tree(&a, base[i].text, base[i].interaction, &tree);
+		check(ok && ok2 && same_rec(&fast, &tree),
+		    "record read: example %zu taken, each field as the tree "
+		    "has it", i + 1);
+		len = strlen(base[i].text);
+		if (len >= sizeof(copy))
+			abort();
+		for (at = 0; at <= len; at++) {
+			for (b = 0; b <= sizeof(bytes); b++) {
+				memcpy(copy, base[i].text, len + 1);
+				if (b == sizeof(bytes))
+					copy[at] = '\0';	/* cut short */
+				else if (at < len)
+					copy[at] = bytes[b];
+				else
+					continue;
+				ok = rec_parse(&a, copy, base[i].interaction,
+				    &fast);
+				ok2 = rec_by_tree(&a, copy,
+				    base[i].interaction, &tree);
+				cases++;
+				taken += ok;
+				if (ok != ok2 || (ok && !same_rec(&fast, &tree)))
+					differ++;
+				arena_reset(&a);
+			}
+		}
+	}
+	check(differ == 0 && taken > 0 && taken < cases,
+	    "record read: %zu changed records, %zu taken, %zu read otherwise "
+	    "than the tree reads them", cases, taken, differ);
+	arena_free(&a);
+}
+
 /* ---- SHA-256 (arcsha256.c) ---- */
 
 /*
@@ -622,6 +737,7 @@ main(void)
 	text();
 	view_rule();
 	codec();
+	records();
 	sha();
 	deadlines();
 	printf("1..%d\n", tests);

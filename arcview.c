@@ -294,39 +294,85 @@ safe_sv(struct arena *a, struct buf *t, struct sv v, size_t max, bool lines)
 	return sv_buf(a, t);
 }
 
-static struct sv
-member(const struct jval *o, const char *name)
+/*
+ * The choices' id, label and detail, each the first of its name as
+ * json_get would find it, and only a string: read from the record's
+ * raw array, which the strict parse that stored or read the record has
+ * checked whole, so a cursor steps over the rest unbuilt.
+ */
+static bool
+choice_members(struct jcursor *item, struct sv *id, struct sv *label,
+    struct sv *detail)
 {
-	return sv_json(json_get(o, name));
+	static const char *const names[] = { "id", "label", "detail" };
+	struct sv	*to[] = { id, label, detail };
+	bool		 seen[] = { false, false, false };
+	const char	*name;
+	size_t		 namelen, k;
+	int		 more;
+
+	*id = *label = *detail = (struct sv){ NULL, 0 };
+	while ((more = json_cursor_name(item, &name, &namelen)) == 1) {
+		for (k = 0; k < 3; k++)
+			if (strlen(names[k]) == namelen &&
+			    memcmp(names[k], name, namelen) == 0)
+				break;
+		if (k < 3 && !seen[k] && item->p < item->end &&
+		    *item->p == '"') {
+			seen[k] = true;
+			if (!json_cursor_string(item, &to[k]->p, &to[k]->n))
+				return false;
+			continue;
+		}
+		if (k < 3)
+			seen[k] = true;
+		if (!json_cursor_skip(item))
+			return false;
+	}
+	return more == 0;
 }
 
 static void
 view_choices(struct view *v, struct arena *a, struct buf *t,
     const struct rec *q)
 {
-	const struct jval	*choices = question_choices(a, q), *c;
-	struct view_choice	*vc;
-	size_t			 i;
+	struct jcursor		 list, item;
+	struct view_choice	*vc, *grown;
+	struct sv		 id, label, detail;
+	size_t			 cap = 0;
 
-	if (choices == NULL || choices->n == 0)
+	if (q->f[I_CHOICES].p == NULL)
 		return;
-	if (choices->n > SIZE_MAX / sizeof(*v->choices))
-		return;
-	v->choices = arena_alloc(a, choices->n * sizeof(*v->choices));
-	for (i = 0; i < choices->n; i++) {
-		c = choices->items[i];
-		if (c == NULL || c->type != J_OBJECT ||
-		    member(c, "id").p == NULL)
+	json_cursor_open(&list, a, q->f[I_CHOICES].p, q->f[I_CHOICES].n);
+	while (json_cursor_item(&list) == 1) {
+		if (*list.p != '{') {
+			if (!json_cursor_skip(&list))
+				return;
 			continue;
+		}
+		json_cursor_enter(&list, &item);
+		if (!choice_members(&item, &id, &label, &detail))
+			return;
+		json_cursor_leave(&list, &item);
+		if (id.p == NULL)
+			continue;
+		if (v->nchoices == cap) {
+			if (cap > SIZE_MAX / 2 / sizeof(*grown))
+				return;
+			cap = cap ? cap * 2 : 4;
+			grown = arena_alloc(a, cap * sizeof(*grown));
+			if (v->nchoices > 0)
+				memcpy(grown, v->choices,
+				    v->nchoices * sizeof(*grown));
+			v->choices = grown;
+		}
 		vc = &v->choices[v->nchoices++];
-		vc->id = member(c, "id");
+		vc->id = id;
 		vc->shown_id = safe_sv(a, t, vc->id, VIEW_LABEL_MAX, false);
-		vc->label = safe_sv(a, t, member(c, "label"), VIEW_LABEL_MAX,
-		    false);
+		vc->label = safe_sv(a, t, label, VIEW_LABEL_MAX, false);
 		if (vc->label.p == NULL)
 			vc->label = vc->shown_id;
-		vc->detail = safe_sv(a, t, member(c, "detail"),
-		    VIEW_DETAIL_MAX, false);
+		vc->detail = safe_sv(a, t, detail, VIEW_DETAIL_MAX, false);
 	}
 }
 

@@ -4,7 +4,8 @@
  * of RFC 3720 and the Castagnoli polynomial's catalogue, RFC 8785's
  * canonical JSON, RFC 3339's grammar, the durations arc(7) documents,
  * arcterm.h's safe-text rule, the journal's record codec read back, and
- * a stored record read member by member against the strict parser's tree.
+ * a stored record (and the view's choices) read member by member against
+ * the strict parser's tree.
  * Prints TAP; run by t/unit.bats (make check), in well under a second.
  */
 #include <stdarg.h>
@@ -627,6 +628,76 @@ records(void)
 	arena_free(&a);
 }
 
+/*
+ * The view's choices, read from the record's raw array by a cursor,
+ * against the strict parser's tree of the same array read with
+ * json_get: the items that are objects with a string id, in order, each
+ * member the first of its name, a label missing or not a string shown
+ * as the id.
+ */
+static void
+view_choices_read(void)
+{
+	const char	*n = "{\"id\":\"ntf_1\",\"key\":\"k\",\"status\":"
+			    "\"active\",\"kind\":\"permission\"}";
+	const char	*q = "{\"id\":\"int_1\",\"key\":\"k\",\"kind\":"
+	    "\"single_choice\",\"choices\":[{\"id\":\"a\",\"label\":\"A\","
+	    "\"detail\":\"d \\\"q\\\" {x}\"},\"{not\",{\"id\":1,\"label\":\"N\"},"
+	    "{\"label\":\"L\",\"id\":\"b\",\"label\":\"L2\",\"x\":{\"id\":\"y\"}},"
+	    "{\"id\":\"c\",\"label\":null},[{\"id\":\"z\"}],{\"id\":\"d\",\"id\":"
+	    "\"e\",\"detail\":[\"}\"],\"label\":\"D\"},{\"id\":\"f\"},{\"id\":"
+	    "\"g\",\"label\":\"G\\u0041\"},{\"id\":\"h\"}],\"expires_at\":"
+	    "\"2026-08-26T02:15:00Z\",\"status\":\"pending\",\"digest\":"
+	    "\"90a2c56c66f809b235d487c55e78cf98192b047bd0dc49ac0d8f2fa7e557e385\"}";
+	struct arena		 a = { 0 };
+	struct buf		 want = { 0 };
+	struct rec		 nr, qr;
+	struct view		 v;
+	const struct jval	*list, *c;
+	struct sv		 id, label, detail;
+	size_t			 i, k = 0, same = 0;
+
+	if (!rec_parse(&a, n, false, &nr) || !rec_parse(&a, q, true, &qr) ||
+	    (list = question_choices(&a, &qr)) == NULL) {
+		check(false, "view choices: the records parse");
+		return;
+	}
+	view_build(&v, &a, sv_str("k"), &nr, &qr, Q_PENDING, NULL);
+	for (i = 0; i < list->n; i++) {
+		c = list->items[i];
+		if (c->type != J_OBJECT ||
+		    (id = sv_json(json_get(c, "id"))).p == NULL)
+			continue;
+		label = sv_json(json_get(c, "label"));
+		detail = sv_json(json_get(c, "detail"));
+		if (label.p == NULL)
+			label = id;
+		if (k < v.nchoices && sv_same(v.choices[k].id, id)) {
+			want.len = 0;
+			view_safe(&want, label.p, label.n, VIEW_LABEL_MAX,
+			    false);
+			same += v.choices[k].label.n == want.len &&
+			    memcmp(v.choices[k].label.p, want.p, want.len) ==
+			    0;
+			want.len = 0;
+			if (detail.p != NULL)
+				view_safe(&want, detail.p, detail.n,
+				    VIEW_DETAIL_MAX, false);
+			same += (detail.p == NULL) ==
+			    (v.choices[k].detail.p == NULL) &&
+			    v.choices[k].detail.n == want.len &&
+			    (want.len == 0 || memcmp(v.choices[k].detail.p,
+			    want.p, want.len) == 0);
+		}
+		k++;
+	}
+	check(k == 7 && v.nchoices == k && same == 2 * k,
+	    "view choices: %zu of the tree's %zu choices, %zu of %zu labels "
+	    "and details the same", v.nchoices, k, same, 2 * k);
+	buf_free(&want);
+	arena_free(&a);
+}
+
 /* ---- SHA-256 (arcsha256.c) ---- */
 
 /*
@@ -738,6 +809,7 @@ main(void)
 	view_rule();
 	codec();
 	records();
+	view_choices_read();
 	sha();
 	deadlines();
 	printf("1..%d\n", tests);

@@ -29,14 +29,15 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcevent.o arcbuf.o arcjson.o arctime.o \
 	   arcfile.o arcterm.o arcdigest.o arcsha256.o arccrc.o arcline.o arcutf8.o arcjsonout.o arcbell.o \
-	   arcwaiter.o arcnarrow.o
+	   arcwaiter.o arcnarrow.o arcfanout.o
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \
 	   arcmirror.h arcsettle.h archook.h archooksettings.h archost-claude.h archost-gemini.h archost-copilot.h \
 	   arcacpmsg.h arcacpscan.h arcacpproxy.h arcacpout.h arcacpjournal.h \
 	   arcacpask.h arcacprace.h arcacpstream.h arcnotifyconf.h arcoffdevice.h arcspawn.h arctmux.h arcview.h \
-	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h arcntfy.h arcsha256.h
+	   arcdelivery.h arcbell.h arcwaiter.h arcnarrow.h arcntfy.h arcsha256.h \
+	   arcfanout.h
 LIBOBJS	 = $(filter-out arcmain.o arc-%.o,$(OBJS))
 MAN1	 = man/arc-validate.1 man/arc-apply.1 man/arc-status.1 \
 	   man/arc-wait.1 man/arc-answer.1 man/arc-emit.1 man/arc-mqtt.1 \

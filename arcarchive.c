@@ -490,57 +490,6 @@ archive_open(const struct segment *s)
 	return decompressed(s, scratch_beside(s->path));
 }
 
-/*
- * A child decompresses while the caller reads the segment before: zstd
- * and the kernel's work on the scratch file were 40% of --history's
- * time, on one core while the other idled.  The child writes only the
- * scratch file (and its warnings), and dies with us.
- */
-int
-archive_open_ahead(const struct segment *s, pid_t *child)
-{
-	struct sigaction	 sa;
-	pid_t			 pid, parent = getpid();
-	int			 fd;
-
-	*child = 0;
-	if (!s->compressed)
-		return archive_open(s);
-	fd = scratch_beside(s->path);
-	/* SIGCHLD ignored (inherited so) would reap it before we could. */
-	if (sigaction(SIGCHLD, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
-		(void)signal(SIGCHLD, SIG_DFL);
-	(void)fflush(stdout);	/* nothing of ours for the child to write */
-	if ((pid = fork()) == 0) {
-		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);	/* gone already: nobody reads it */
-		_exit(decompress_into(s, fd) ? 0 : 1);
-	}
-	if (pid == -1)	/* no second process: here, now */
-		return decompressed(s, fd);
-	*child = pid;
-	return fd;
-}
-
-bool
-archive_opened(const struct segment *s, pid_t child)
-{
-	int	 status;
-
-	if (child == 0)
-		return true;
-	while (waitpid(child, &status, 0) == -1)
-		if (errno != EINTR) {
-			warn("%s: waitpid", s->path);
-			return false;
-		}
-	if (WIFSIGNALED(status))
-		warnx("%s: its decompression was killed (signal %d); skipped",
-		    s->path, WTERMSIG(status));
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 /* ---- compaction's copies, left out of a compressed segment ---- */
 
 /*

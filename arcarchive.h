@@ -39,13 +39,6 @@ void	 archive_list_free(struct segment *, size_t);
  * segment) when it cannot be read or its compressed frame is damaged.
  */
 int	 archive_open(const struct segment *);
-/*
- * The same, decompressed by a child while the caller goes on: the fd at
- * once, its bytes once archive_opened() (which reaps *child, 0: none)
- * says they are whole; false, warned, as archive_open's -1.
- */
-int	 archive_open_ahead(const struct segment *, pid_t *child);
-bool	 archive_opened(const struct segment *, pid_t child);
 /* The limits from ARC_KEEP_HISTORY and ARC_KEEP_HISTORY_BYTES. */
 void	 archive_keep_env(struct keep *);
 /*

@@ -18,6 +18,7 @@
 #include "arcrecord.h"
 #include "arcstate.h"
 #include "arcarchive.h"
+#include "arcfanout.h"
 #include "arcjournal.h"
 #include "arcfilter.h"
 #include "arcwords.h"
@@ -331,6 +332,8 @@ struct history {
 	const char	*now;
 	struct settled	*v;
 	size_t		 n, cap;
+	char		**blocks;	/* what workers found, v's strings in them */
+	size_t		 nblocks;
 };
 
 /* When a condition was settled, or NULL while it is not. */
@@ -370,6 +373,9 @@ struct settled {
 	int64_t		 when_s;
 	char		*key;
 	char		*text;	/* its line, words or JSON */
+	size_t		 text_len;
+	bool		 borrowed;	/* the strings are in a block of h's */
+	bool		 dropped;	/* an older copy of a lifecycle */
 };
 
 static void	history_plain(struct buf *, struct arena *,
@@ -383,6 +389,28 @@ wanted(const struct history_opts *o, const struct cview *v, int64_t when)
 	if (o->agent != NULL && !sv_eq(v->n.f[N_AGENT], o->agent))
 		return false;
 	return !o->range || (when >= o->since && when <= o->until);
+}
+
+static struct settled *
+history_slot(struct history *h)
+{
+	if (h->n == h->cap) {
+		h->cap = h->cap ? h->cap * 2 : 32;
+		if ((h->v = reallocarray(h->v, h->cap, sizeof(*h->v))) == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	return &h->v[h->n++];
+}
+
+static void
+settled_free(struct settled *it)
+{
+	if (it->borrowed)
+		return;
+	free(it->id);
+	free(it->when);
+	free(it->key);
+	free(it->text);
 }
 
 /* One lifecycle into h, if it is settled and wanted. */
@@ -414,12 +442,7 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 	} else {
 		history_plain(b, &h->arena, &v, h->o->local);
 	}
-	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 32;
-		if ((h->v = reallocarray(h->v, h->cap, sizeof(*h->v))) == NULL)
-			err(EXIT_SYSTEM, "reallocarray");
-	}
-	it = &h->v[h->n++];
+	it = history_slot(h);
 	klen = strlen(c->key);
 	if (v.n.f[N_ID].n > SIZE_MAX - klen - 2)
 		errx(EXIT_SYSTEM, "a notification id too long");
@@ -435,6 +458,8 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 	it->when_s = when;
 	it->key = xstrndup(c->key, strlen(c->key));
 	it->text = xstrndup(b->p, b->len);
+	it->text_len = b->len;
+	it->borrowed = false;
 }
 
 /*
@@ -457,92 +482,243 @@ history_of(struct history *h, struct journal *j, size_t rank)
 }
 
 /*
- * The segments that may hold what was settled in the range, newest
- * first: a segment's records span from its first record's time to the
- * next segment's first (its compaction copied what was live on), so one
- * that ends before the range or starts after it is not opened.
+ * A segment's lifecycles go from the worker that found them to us as
+ * bytes: each one's rank, seconds and its four strings, lengths first.
+ */
+static void
+put_u64(struct buf *b, uint64_t v)
+{
+	buf_put(b, &v, sizeof(v));
+}
+
+static void
+put_bytes(struct buf *b, const char *p, size_t n)
+{
+	put_u64(b, n);
+	buf_put(b, p, n);
+	buf_putc(b, '\0');
+}
+
+static bool
+get_u64(char **p, const char *end, uint64_t *v)
+{
+	if ((size_t)(end - *p) < sizeof(*v))
+		return false;
+	memcpy(v, *p, sizeof(*v));
+	*p += sizeof(*v);
+	return true;
+}
+
+/* The string where it is (and *n its length); NULL: cut short. */
+static char *
+get_bytes(char **p, const char *end, size_t *n)
+{
+	uint64_t	 len;
+	char		*s;
+
+	if (!get_u64(p, end, &len) ||
+	    len >= (uint64_t)(end - *p) || (*p)[len] != '\0')
+		return NULL;
+	s = *p;
+	if (n != NULL)
+		*n = (size_t)len;
+	*p += len + 1;
+	return s;
+}
+
+struct segments {
+	struct history	*h;
+	struct segment	*v;
+	size_t		 n;	/* of them all: a segment's rank is n - index */
+	size_t		*read;	/* the indexes of those to read */
+};
+
+/* In a worker: one segment's settled lifecycles, put as bytes. */
+static bool
+segment_history(size_t item, struct buf *out, void *arg)
+{
+	struct segments	*sg = arg;
+	size_t		 i = sg->read[item], k;
+	struct history	 mine = { sg->h->o, { 0 }, sg->h->now, NULL, 0, 0, NULL,
+	    0 };
+	struct journal	 sj;
+	int		 fd;
+	bool		 ok;
+
+	if ((fd = archive_open(&sg->v[i])) == -1)
+		return false;
+	if ((ok = journal_read_fd(&sj, sg->v[i].path, fd,
+	    sg->v[i].compressed)))
+		history_of(&mine, &sj, sg->n - i);
+	journal_close(&sj);
+	for (k = 0; k < mine.n; k++) {
+		put_u64(out, mine.v[k].rank);
+		put_u64(out, (uint64_t)mine.v[k].when_s);
+		put_bytes(out, mine.v[k].id, mine.v[k].id_len);
+		put_bytes(out, mine.v[k].when, strlen(mine.v[k].when));
+		put_bytes(out, mine.v[k].key, strlen(mine.v[k].key));
+		put_bytes(out, mine.v[k].text, mine.v[k].text_len);
+		settled_free(&mine.v[k]);
+	}
+	free(mine.v);
+	arena_free(&mine.arena);
+	return ok;
+}
+
+/* Here: a worker's lifecycles, into the history, their strings in place. */
+static void
+segment_take(size_t item, const char *bytes, size_t n, void *arg)
+{
+	struct segments	*sg = arg;
+	struct history	*h = sg->h;
+	struct settled	*it;
+	char		*p, *end, **grown;
+	uint64_t	 rank, when_s;
+
+	if (n == 0)
+		return;
+	if ((p = malloc(n)) == NULL)
+		err(EXIT_SYSTEM, "malloc");
+	memcpy(p, bytes, n);
+	end = p + n;
+	if ((grown = reallocarray(h->blocks, h->nblocks + 1,
+	    sizeof(*grown))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	h->blocks = grown;
+	h->blocks[h->nblocks++] = p;
+	while (p < end) {
+		if (!get_u64(&p, end, &rank) ||
+		    !get_u64(&p, end, &when_s))
+			break;
+		it = history_slot(h);
+		it->rank = (size_t)rank;
+		it->when_s = (int64_t)when_s;
+		it->borrowed = true;
+		if ((it->id = get_bytes(&p, end, &it->id_len)) == NULL ||
+		    (it->when = get_bytes(&p, end, NULL)) == NULL ||
+		    (it->key = get_bytes(&p, end, NULL)) == NULL ||
+		    (it->text = get_bytes(&p, end, &it->text_len)) == NULL)
+			break;
+	}
+	if (p != end)
+		errx(EXIT_SYSTEM, "internal error: %s: what its worker found "
+		    "is cut short", sg->v[sg->read[item]].path);
+}
+
+/*
+ * The segments that may hold what was settled in the range: a segment's
+ * records span from its first record's time to the next segment's first
+ * (its compaction copied what was live on), so one that ends before the
+ * range or starts after it is not opened.  Each is decompressed and read
+ * by a worker of its own, two or more at a time: a segment's reading is
+ * one core's work, and the order the workers end in is none of the
+ * output's, which is sorted.
  */
 static int
 history_archives(struct history *h, const char *journal)
 {
-	struct segment	*v;
-	struct journal	 sj;
-	size_t		*read, n, i, k, nread = 0;
+	struct segments	 sg = { h, NULL, 0, NULL };
+	const char	**names;
+	size_t		 i, nread = 0;
 	int64_t		 end;
-	int		 fd, next = -1, status = 0;
-	pid_t		 child, next_child = 0;
+	int		 status = 0;
 
-	if (!archive_list(journal, &v, &n))
+	if (!archive_list(journal, &sg.v, &sg.n))
 		return EXIT_SYSTEM;
-	if ((read = reallocarray(NULL, n + 1, sizeof(*read))) == NULL)
+	if ((sg.read = reallocarray(NULL, sg.n + 1, sizeof(*sg.read))) ==
+	    NULL || (names = reallocarray(NULL, sg.n + 1, sizeof(*names))) ==
+	    NULL)
 		err(EXIT_SYSTEM, "reallocarray");
-	for (i = n; i-- > 0; ) {
-		end = i + 1 < n ? v[i + 1].from : INT64_MAX;
-		if (i + 1 < n && v[i + 1].seq == v[i].seq)
+	for (i = sg.n; i-- > 0; ) {
+		end = i + 1 < sg.n ? sg.v[i + 1].from : INT64_MAX;
+		if (i + 1 < sg.n && sg.v[i + 1].seq == sg.v[i].seq)
 			continue;	/* a compression cut short: read one */
-		if (v[i].from > h->o->until || end < h->o->since)
+		if (sg.v[i].from > h->o->until || end < h->o->since)
 			continue;
-		read[nread++] = i;
+		names[nread] = sg.v[i].path;
+		sg.read[nread++] = i;
 	}
-	/* Each segment decompressed while the one before it is read. */
-	if (nread > 0)
-		next = archive_open_ahead(&v[read[0]], &next_child);
-	for (k = 0; k < nread; k++) {
-		i = read[k];
-		fd = next;
-		child = next_child;
-		next = -1;
-		next_child = 0;
-		if (k + 1 < nread)
-			next = archive_open_ahead(&v[read[k + 1]], &next_child);
-		if (fd == -1 || !archive_opened(&v[i], child)) {
-			if (fd != -1)
-				(void)close(fd);
-			status = EXIT_SYSTEM;
-			continue;
-		}
-		if (!journal_read_fd(&sj, v[i].path, fd, v[i].compressed))
-			status = EXIT_SYSTEM;
-		else
-			history_of(h, &sj, n - i);
-		journal_close(&sj);
-	}
-	free(read);
-	archive_list_free(v, n);
+	if (!fanout(nread, names, segment_history, segment_take, &sg))
+		status = EXIT_SYSTEM;
+	free(names);
+	free(sg.read);
+	archive_list_free(sg.v, sg.n);
 	return status;
 }
 
-static int
-by_lifecycle(const void *pa, const void *pb)
+static bool
+same_lifecycle(const struct settled *a, const struct settled *b)
 {
-	const struct settled	*a = pa, *b = pb;
-	size_t			 n = a->id_len < b->id_len ? a->id_len :
-	    b->id_len;
-	int			 d = memcmp(a->id, b->id, n);
+	return a->id_len == b->id_len && memcmp(a->id, b->id, a->id_len) == 0;
+}
 
-	if (d != 0)
-		return d;
-	if (a->id_len != b->id_len)
-		return a->id_len < b->id_len ? -1 : 1;
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
+/*
+ * A lifecycle kept on by compactions is found in each segment that
+ * copied it, and its newest copy (the lowest rank: 0 is the live
+ * journal) tells: the others leave v, found by a table of the ids.
+ * The new count of v.
+ */
+static size_t
+newest_copies(struct settled *v, size_t n)
+{
+	size_t	*slot, cap = 16, i, at, kept;
+
+	while (cap < n * 2) {
+		if (cap > SIZE_MAX / 4 / sizeof(*slot))
+			errx(EXIT_SYSTEM, "too many lifecycles");
+		cap *= 2;
+	}
+	if ((slot = calloc(cap, sizeof(*slot))) == NULL)	/* 0: empty */
+		err(EXIT_SYSTEM, "calloc");
+	for (i = 0; i < n; i++) {
+		v[i].dropped = false;
+		at = state_key_hash(v[i].id, v[i].id_len) & (cap - 1);
+		while (slot[at] != 0 && !same_lifecycle(&v[slot[at] - 1], &v[i]))
+			at = (at + 1) & (cap - 1);
+		if (slot[at] == 0) {
+			slot[at] = i + 1;
+		} else if (v[i].rank < v[slot[at] - 1].rank) {
+			v[slot[at] - 1].dropped = true;
+			slot[at] = i + 1;
+		} else {
+			v[i].dropped = true;
+		}
+	}
+	free(slot);
+	for (i = kept = 0; i < n; i++) {
+		if (v[i].dropped)
+			settled_free(&v[i]);
+		else
+			v[kept++] = v[i];
+	}
+	return kept;
 }
 
 /*
  * By when settled: the seconds first, the instant within the same second
  * (the same text is the same instant: many are, settled together), then
- * the key.
+ * the key, then the lifecycle: one order, whichever worker ended first.
  */
 static int
 by_time(const void *pa, const void *pb)
 {
-	const struct settled	*a = pa, *b = pb;
+	const struct settled	*a = *(const struct settled *const *)pa;
+	const struct settled	*b = *(const struct settled *const *)pb;
+	size_t			 n;
 	int			 d = 0;
 
 	if (a->when_s != b->when_s)
 		return a->when_s < b->when_s ? -1 : 1;
 	if (strcmp(a->when, b->when) != 0)
 		d = rfc3339_cmp(a->when, b->when);
-	return d != 0 ? d : strcmp(a->key, b->key);
+	if (d == 0)
+		d = strcmp(a->key, b->key);
+	if (d != 0)
+		return d;
+	n = a->id_len < b->id_len ? a->id_len : b->id_len;
+	if ((d = memcmp(a->id, b->id, n)) != 0)
+		return d;
+	return a->id_len < b->id_len ? -1 : a->id_len > b->id_len;
 }
 
 static void
@@ -590,44 +766,35 @@ int
 status_history(struct journal *j, const struct history_opts *o,
     const char *now)
 {
-	struct history	 h = { o, { 0 }, now, NULL, 0, 0 };
-	struct buf	 b = { 0 };
-	size_t		 i, kept;
+	struct history	 h = { o, { 0 }, now, NULL, 0, 0, NULL, 0 };
+	struct settled	**order;
+	struct buf	 text;
+	size_t		 i;
 	int		 status = 0;
 
 	if (!j->missing)
 		history_of(&h, j, 0);
 	if (o->range)
 		status = history_archives(&h, j->path);
-	/* A lifecycle kept on by compactions: its newest copy tells. */
+	h.n = newest_copies(h.v, h.n);
+	if ((order = reallocarray(NULL, h.n + 1, sizeof(*order))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	for (i = 0; i < h.n; i++)
+		order[i] = &h.v[i];
 	if (h.n > 1)
-		qsort(h.v, h.n, sizeof(*h.v), by_lifecycle);
-	for (i = kept = 0; i < h.n; i++) {
-		if (kept > 0 && h.v[kept - 1].id_len == h.v[i].id_len &&
-		    memcmp(h.v[kept - 1].id, h.v[i].id, h.v[i].id_len) == 0) {
-			free(h.v[i].id);
-			free(h.v[i].when);
-			free(h.v[i].key);
-			free(h.v[i].text);
-			continue;
-		}
-		h.v[kept++] = h.v[i];
-	}
-	h.n = kept;
-	if (h.n > 1)
-		qsort(h.v, h.n, sizeof(*h.v), by_time);
+		qsort(order, h.n, sizeof(*order), by_time);
 	for (i = 0; i < h.n; i++) {
-		buf_puts(&b, h.v[i].text);
-		write_stdout(&b);
-		b.len = 0;
-		free(h.v[i].id);
-		free(h.v[i].when);
-		free(h.v[i].key);
-		free(h.v[i].text);
+		text = (struct buf){ order[i]->text, order[i]->text_len, 0 };
+		write_stdout(&text);
 	}
 	flush_stdout();
-	buf_free(&b);
+	for (i = 0; i < h.n; i++)
+		settled_free(&h.v[i]);
+	free(order);
 	free(h.v);
+	for (i = 0; i < h.nblocks; i++)
+		free(h.blocks[i]);
+	free(h.blocks);
 	arena_free(&h.arena);
 	return status;
 }

@@ -1,0 +1,26 @@
+/*
+ * Work fanned out (arcfanout.c): items done each by a forked worker of
+ * our own, as many at a time as the machine has cores (at most four).
+ * A worker runs work() in a copy of the caller's memory and hands back
+ * bytes; the caller gets each item's bytes by take(), in the order the
+ * workers end, so take() must not care which comes first.  An item
+ * whose worker cannot start (no process, no pipe) is done in the caller.
+ */
+#ifndef ARCFANOUT_H
+#define ARCFANOUT_H
+
+#include "arc.h"
+
+/* In the worker: item's result into out; false (warned): it failed. */
+typedef bool	fanout_work(size_t item, struct buf *out, void *arg);
+/* In the caller: item's result, whole. */
+typedef void	fanout_take(size_t item, const char *p, size_t n, void *arg);
+
+/*
+ * Items 0 to items - 1; names[item] is what a warning of ours calls it.
+ * false when any item failed (each warned, by its worker or by us).
+ */
+bool	fanout(size_t items, const char *const *names, fanout_work *,
+	    fanout_take *, void *arg);
+
+#endif /* ARCFANOUT_H */

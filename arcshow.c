@@ -334,6 +334,8 @@ struct history {
 	size_t		 n, cap;
 	char		**blocks;	/* what workers found, v's strings in them */
 	size_t		 nblocks;
+	size_t		*runs;		/* where each sorted run of v starts */
+	size_t		 nruns;
 };
 
 /* When a condition was settled, or NULL while it is not. */
@@ -482,6 +484,52 @@ history_of(struct history *h, struct journal *j, size_t rank)
 }
 
 /*
+ * By when settled: the seconds first, the instant within the same second
+ * (the same text is the same instant: many are, settled together), then
+ * the key, then the lifecycle: one order, whichever worker ended first.
+ */
+static int
+settled_cmp(const struct settled *a, const struct settled *b)
+{
+	size_t	 n;
+	int	 d = 0;
+
+	if (a->when_s != b->when_s)
+		return a->when_s < b->when_s ? -1 : 1;
+	if (strcmp(a->when, b->when) != 0)
+		d = rfc3339_cmp(a->when, b->when);
+	if (d == 0)
+		d = strcmp(a->key, b->key);
+	if (d != 0)
+		return d;
+	n = a->id_len < b->id_len ? a->id_len : b->id_len;
+	if ((d = memcmp(a->id, b->id, n)) != 0)
+		return d;
+	return a->id_len < b->id_len ? -1 : a->id_len > b->id_len;
+}
+
+static int
+by_time(const void *a, const void *b)
+{
+	return settled_cmp(a, b);
+}
+
+/* The lifecycles found from from on: one run of the output, sorted. */
+static void
+history_run(struct history *h, size_t from, bool sorted)
+{
+	size_t	*grown;
+
+	if (!sorted && h->n - from > 1)
+		qsort(h->v + from, h->n - from, sizeof(*h->v), by_time);
+	if ((grown = reallocarray(h->runs, h->nruns + 1, sizeof(*grown))) ==
+	    NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	h->runs = grown;
+	h->runs[h->nruns++] = from;
+}
+
+/*
  * A segment's lifecycles go from the worker that found them to us as
  * bytes: each one's rank, seconds and its four strings, lengths first.
  */
@@ -540,7 +588,7 @@ segment_history(size_t item, struct buf *out, void *arg)
 	struct segments	*sg = arg;
 	size_t		 i = sg->read[item], k;
 	struct history	 mine = { sg->h->o, { 0 }, sg->h->now, NULL, 0, 0, NULL,
-	    0 };
+	    0, NULL, 0 };
 	struct journal	 sj;
 	int		 fd;
 	bool		 ok;
@@ -551,6 +599,8 @@ segment_history(size_t item, struct buf *out, void *arg)
 	    sg->v[i].compressed)))
 		history_of(&mine, &sj, sg->n - i);
 	journal_close(&sj);
+	if (mine.n > 1)
+		qsort(mine.v, mine.n, sizeof(*mine.v), by_time);
 	for (k = 0; k < mine.n; k++) {
 		put_u64(out, mine.v[k].rank);
 		put_u64(out, (uint64_t)mine.v[k].when_s);
@@ -574,6 +624,7 @@ segment_take(size_t item, const char *bytes, size_t n, void *arg)
 	struct settled	*it;
 	char		*p, *end, **grown;
 	uint64_t	 rank, when_s;
+	size_t		 from = h->n;
 
 	if (n == 0)
 		return;
@@ -603,6 +654,7 @@ segment_take(size_t item, const char *bytes, size_t n, void *arg)
 	if (p != end)
 		errx(EXIT_SYSTEM, "internal error: %s: what its worker found "
 		    "is cut short", sg->v[sg->read[item]].path);
+	history_run(h, from, true);	/* its worker sorted them */
 }
 
 /*
@@ -655,13 +707,13 @@ same_lifecycle(const struct settled *a, const struct settled *b)
 /*
  * A lifecycle kept on by compactions is found in each segment that
  * copied it, and its newest copy (the lowest rank: 0 is the live
- * journal) tells: the others leave v, found by a table of the ids.
- * The new count of v.
+ * journal) tells: the others are marked dropped, found by a table of
+ * the ids.
  */
-static size_t
+static void
 newest_copies(struct settled *v, size_t n)
 {
-	size_t	*slot, cap = 16, i, at, kept;
+	size_t	*slot, cap = 16, i, at;
 
 	while (cap < n * 2) {
 		if (cap > SIZE_MAX / 4 / sizeof(*slot))
@@ -685,40 +737,69 @@ newest_copies(struct settled *v, size_t n)
 		}
 	}
 	free(slot);
-	for (i = kept = 0; i < n; i++) {
-		if (v[i].dropped)
-			settled_free(&v[i]);
-		else
-			v[kept++] = v[i];
-	}
-	return kept;
 }
 
 /*
- * By when settled: the seconds first, the instant within the same second
- * (the same text is the same instant: many are, settled together), then
- * the key, then the lifecycle: one order, whichever worker ended first.
+ * The output is one sorted run each (the live journal's, each
+ * segment's, sorted by its worker), merged: a heap of the runs by
+ * their first lifecycle not yet printed.
  */
-static int
-by_time(const void *pa, const void *pb)
-{
-	const struct settled	*a = *(const struct settled *const *)pa;
-	const struct settled	*b = *(const struct settled *const *)pb;
-	size_t			 n;
-	int			 d = 0;
+struct run {
+	size_t	 at, end;
+};
 
-	if (a->when_s != b->when_s)
-		return a->when_s < b->when_s ? -1 : 1;
-	if (strcmp(a->when, b->when) != 0)
-		d = rfc3339_cmp(a->when, b->when);
-	if (d == 0)
-		d = strcmp(a->key, b->key);
-	if (d != 0)
-		return d;
-	n = a->id_len < b->id_len ? a->id_len : b->id_len;
-	if ((d = memcmp(a->id, b->id, n)) != 0)
-		return d;
-	return a->id_len < b->id_len ? -1 : a->id_len > b->id_len;
+static void
+run_sift(struct run *heap, size_t n, size_t i, const struct settled *v)
+{
+	struct run	 t;
+	size_t		 l, m;
+
+	for (;;) {
+		m = i;
+		l = 2 * i + 1;
+		if (l < n && settled_cmp(&v[heap[l].at], &v[heap[m].at]) < 0)
+			m = l;
+		if (l + 1 < n &&
+		    settled_cmp(&v[heap[l + 1].at], &v[heap[m].at]) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+static void
+history_print(const struct history *h)
+{
+	struct run	*heap;
+	struct buf	 text;
+	size_t		 n = 0, r, i, end;
+	const struct settled *it;
+
+	if ((heap = reallocarray(NULL, h->nruns + 1, sizeof(*heap))) == NULL)
+		err(EXIT_SYSTEM, "reallocarray");
+	for (r = 0; r < h->nruns; r++) {
+		end = r + 1 < h->nruns ? h->runs[r + 1] : h->n;
+		if (h->runs[r] < end)
+			heap[n++] = (struct run){ h->runs[r], end };
+	}
+	for (i = n / 2; i-- > 0; )
+		run_sift(heap, n, i, h->v);
+	while (n > 0) {
+		it = &h->v[heap[0].at++];
+		if (!it->dropped) {
+			text = (struct buf){ it->text, it->text_len, 0 };
+			write_stdout(&text);
+		}
+		if (heap[0].at == heap[0].end)
+			heap[0] = heap[--n];
+		run_sift(heap, n, 0, h->v);
+	}
+	flush_stdout();
+	free(heap);
 }
 
 static void
@@ -766,31 +847,20 @@ int
 status_history(struct journal *j, const struct history_opts *o,
     const char *now)
 {
-	struct history	 h = { o, { 0 }, now, NULL, 0, 0, NULL, 0 };
-	struct settled	**order;
-	struct buf	 text;
+	struct history	 h = { o, { 0 }, now, NULL, 0, 0, NULL, 0, NULL, 0 };
 	size_t		 i;
 	int		 status = 0;
 
 	if (!j->missing)
 		history_of(&h, j, 0);
+	history_run(&h, 0, false);
 	if (o->range)
 		status = history_archives(&h, j->path);
-	h.n = newest_copies(h.v, h.n);
-	if ((order = reallocarray(NULL, h.n + 1, sizeof(*order))) == NULL)
-		err(EXIT_SYSTEM, "reallocarray");
-	for (i = 0; i < h.n; i++)
-		order[i] = &h.v[i];
-	if (h.n > 1)
-		qsort(order, h.n, sizeof(*order), by_time);
-	for (i = 0; i < h.n; i++) {
-		text = (struct buf){ order[i]->text, order[i]->text_len, 0 };
-		write_stdout(&text);
-	}
-	flush_stdout();
+	newest_copies(h.v, h.n);
+	history_print(&h);
 	for (i = 0; i < h.n; i++)
 		settled_free(&h.v[i]);
-	free(order);
+	free(h.runs);
 	free(h.v);
 	for (i = 0; i < h.nblocks; i++)
 		free(h.blocks[i]);

@@ -2,9 +2,11 @@
  * The journal's doorbell (arcbell.c).  A small file beside the journal,
  * journal.wake, mapped shared by every process that opens it: its first
  * word counts the rings, its second how many sleep on it.  A writer rings
- * once its records are durable (after fdatasync, never before); a waiter
- * reads the count, looks at the journal, and sleeps on the count with a
- * futex until it moves.  Leaving a futex costs nothing, where releasing an
+ * once its records are durable (after fdatasync), and once before, as it
+ * syncs, so that a sleeper is running again by then; a waiter reads the
+ * count, looks at the journal under its lock (which the writer holds
+ * until the sync is done), and sleeps on the count with a futex until it
+ * moves.  Leaving a futex costs nothing, where releasing an
  * inotify instance waits for the kernel's grace period (8-23 ms measured
  * here): so the waiter hands an answer over and exits without that wait.
  *

@@ -1424,6 +1424,29 @@ sweep_unwaited(struct journal *j)
 }
 
 /*
+ * Under a shared lock, the state brought up to date; false: it cannot be.
+ * A torn final record is left unsaid: the writer we are cuts it, and
+ * says so, once its lock is had.
+ */
+static bool
+read_meanwhile(struct journal *j)
+{
+	bool	 ok, warned = j->warned_tail;
+
+	while (flock(j->fd, LOCK_SH) == -1)
+		if (errno != EINTR) {
+			warn("%s: flock", j->path);
+			return false;
+		}
+	j->exclusive = false;
+	j->warned_tail = true;
+	ok = catch_up(j);
+	j->warned_tail = warned;
+	(void)flock(j->fd, LOCK_UN);
+	return ok;
+}
+
+/*
  * Takes the lock and brings the state up to date.  A journal that was
  * compacted (renamed over) while we waited is reopened and replayed; a
  * version-1 journal is upgraded by the first writer that takes it.
@@ -1431,6 +1454,8 @@ sweep_unwaited(struct journal *j)
 bool
 journal_lock(struct journal *j, bool exclusive)
 {
+	bool	 read_ahead = exclusive, had;
+
 	if (!j->sweeping)
 		sweep_unwaited(j);
 	for (;;) {
@@ -1440,7 +1465,22 @@ journal_lock(struct journal *j, bool exclusive)
 			if (j->missing)
 				return true;	/* still nothing to read */
 		}
-		while (flock(j->fd, exclusive ? LOCK_EX : LOCK_SH) == -1) {
+		/*
+		 * A writer that finds another holding the journal reads what
+		 * is there meanwhile, as a reader would, under a shared lock;
+		 * once its own lock is had, only what came since is left.
+		 */
+		had = false;
+		if (read_ahead) {
+			read_ahead = false;
+			if (flock(j->fd, LOCK_EX | LOCK_NB) == 0)
+				had = true;
+			else if (errno == EWOULDBLOCK && !j->reread &&
+			    !replaced(j) && !read_meanwhile(j))
+				return false;
+		}
+		while (!had && flock(j->fd, exclusive ? LOCK_EX : LOCK_SH) ==
+		    -1) {
 			if (errno != EINTR) {
 				warn("%s: flock", j->path);
 				return false;
@@ -1651,9 +1691,18 @@ append(struct journal *j, bool sync)
 	}
 	if (lseek(j->fd, (off_t)start, SEEK_SET) == -1 ||
 	    !write_all(j->fd, h.p, h.len) ||
-	    !write_all(j->fd, j->batch.p, j->batch.len) ||
-	    (sync && fdatasync(j->fd) == -1))
+	    !write_all(j->fd, j->batch.p, j->batch.len))
 		goto fail;
+	/*
+	 * Written, not yet durable: a waiter asleep takes a quarter of a
+	 * millisecond to run again, which it spends now, during the sync,
+	 * and then waits at the lock we hold until the sync is done.
+	 */
+	if (sync) {
+		journal_ring(j);
+		if (fdatasync(j->fd) == -1)
+			goto fail;
+	}
 	last = memrchr(j->batch.p, '\n', j->batch.len - 1);
 	j->last_start = start + h.len + (last != NULL ?
 	    (uint64_t)(last - j->batch.p) + 1 : 0);

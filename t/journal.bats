@@ -896,6 +896,50 @@ syncs_of() {
 
 # ---- Recovery ----
 
+@test "a writer that finds a reader holding the journal reads it meanwhile, and cuts a torn tail once its own lock is had, saying so once" {
+	needs strace
+	apply <<<"$(created a)" >/dev/null
+	local good; good=$(wc -c <"$ARC_JOURNAL")
+	printf '{"seq":2,"at":"2026-08-26T01:16:00Z","notifi' >>"$ARC_JOURNAL"
+	local ino; ino=$(stat -c %i "$ARC_JOURNAL")
+	# a reader's shared lock, held until its stdin closes
+	coproc READER { python3 -c 'import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_SH)
+print("held", flush=True)
+sys.stdin.read()' "$ARC_JOURNAL"; }
+	local line; read -r line <&"${READER[0]}"
+	[ "$line" = held ]
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
+	    -e trace=flock,pread64,mmap -o "$BATS_TEST_TMPDIR/trace" \
+	    "$ARC_BIN/arc-apply" <<<"$(created b)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	local writer=$!
+	# the writer blocked on its exclusive lock: a waiter in /proc/locks
+	local tries=0
+	until grep -qE -- "-> FLOCK +ADVISORY +WRITE +[0-9]+ [0-9a-f:]+:$ino " /proc/locks; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ]
+		sleep 0.1
+	done
+	# it has read the journal meanwhile, and left the tail as it was
+	[ "$(wc -c <"$ARC_JOURNAL")" -gt "$good" ]
+	eval "exec ${READER[1]}>&-"
+	wait "$writer"
+	# refused at once, then a shared lock, the journal read, and only
+	# then its own lock waited for
+	awk '/LOCK_EX\|LOCK_NB.*EAGAIN/ { s = 1; next }
+	     s == 1 && /flock\(.*LOCK_SH\) *= 0/ { s = 2; next }
+	     s == 2 && /(pread64|mmap)\(/ { s = 3; next }
+	     s == 3 && /flock\(.*LOCK_UN\)/ { s = 4; next }
+	     s == 4 && /flock\(.*LOCK_EX\) *= 0/ { s = 5 }
+	     END { exit s != 5 }' "$BATS_TEST_TMPDIR/trace"
+	[ "$(grep -c 'torn final record' "$BATS_TEST_TMPDIR/err")" -eq 1 ]
+	grep -q "dropping a torn final record at byte $good" "$BATS_TEST_TMPDIR/err"
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = 201 ]
+	[ "$(wc -l <"$ARC_JOURNAL")" -eq 3 ]
+	tail -n +2 "$ARC_JOURNAL" | jq -e . >/dev/null
+}
+
 # size_of FILE: its size in bytes
 size_of() { stat -c %s "$1"; }
 

@@ -903,19 +903,26 @@ syncs_of() {
 	printf '{"seq":2,"at":"2026-08-26T01:16:00Z","notifi' >>"$ARC_JOURNAL"
 	local ino; ino=$(stat -c %i "$ARC_JOURNAL")
 	# a reader's shared lock, held until its stdin closes
-	coproc READER { python3 -c 'import fcntl, os, sys
+	mkfifo "$BATS_TEST_TMPDIR/release"
+	python3 -c 'import fcntl, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
 fcntl.flock(fd, fcntl.LOCK_SH)
 print("held", flush=True)
-sys.stdin.read()' "$ARC_JOURNAL"; }
-	local line; read -r line <&"${READER[0]}"
-	[ "$line" = held ]
+sys.stdin.read()' "$ARC_JOURNAL" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDIR/held" &
+	local reader=$! hold
+	exec {hold}>"$BATS_TEST_TMPDIR/release"
+	local tries=0
+	until [ "$(cat "$BATS_TEST_TMPDIR/held")" = held ]; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ]
+		sleep 0.1
+	done
 	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
 	    -e trace=flock,pread64,mmap -o "$BATS_TEST_TMPDIR/trace" \
-	    "$ARC_BIN/arc-apply" <<<"$(created b)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	    "$ARC_BIN/arc-apply" <<<"$(created b)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" {hold}>&- &
 	local writer=$!
 	# the writer blocked on its exclusive lock: a waiter in /proc/locks
-	local tries=0
+	tries=0
 	until grep -qE -- "-> FLOCK +ADVISORY +WRITE +[0-9]+ [0-9a-f:]+:$ino " /proc/locks; do
 		tries=$((tries + 1))
 		[ "$tries" -lt 600 ]
@@ -923,7 +930,8 @@ sys.stdin.read()' "$ARC_JOURNAL"; }
 	done
 	# it has read the journal meanwhile, and left the tail as it was
 	[ "$(wc -c <"$ARC_JOURNAL")" -gt "$good" ]
-	eval "exec ${READER[1]}>&-"
+	exec {hold}>&-
+	wait "$reader"
 	wait "$writer"
 	# refused at once, then a shared lock, the journal read, and only
 	# then its own lock waited for

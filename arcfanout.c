@@ -96,7 +96,7 @@ start(struct worker *w, size_t item, fanout_work *work, void *arg)
 
 /* What the pipe has now; true at its end (the pipe closed). */
 static bool
-drain(struct worker *w)
+drain(struct worker *w, const char *name)
 {
 	ssize_t	 n;
 
@@ -109,7 +109,7 @@ drain(struct worker *w)
 	if (n == -1 && errno == EINTR)
 		return false;
 	if (n == -1) {
-		warn("a worker's pipe");
+		warn("%s: its worker's pipe", name);
 		w->broken = true;
 	}
 	(void)close(w->fd);
@@ -168,7 +168,8 @@ fanout(size_t items, const char *const *names, fanout_work *work,
 		}
 		/* From the last: an ended worker's place takes the last's. */
 		for (i = running; i-- > 0; ) {
-			if (pfd[i].revents == 0 || !drain(&w[i]))
+			if (pfd[i].revents == 0 ||
+			    !drain(&w[i], names[w[i].item]))
 				continue;
 			if (ended(&w[i], names[w[i].item]))
 				take(w[i].item, w[i].got.p != NULL ?

@@ -4,7 +4,8 @@
  * A worker runs work() in a copy of the caller's memory and hands back
  * bytes; the caller gets each item's bytes by take(), in the order the
  * workers end, so take() must not care which comes first.  An item
- * whose worker cannot start (no process, no pipe) is done in the caller.
+ * whose worker cannot start (no process, no pipe) is done in the caller,
+ * where what would have ended its worker (an err(3)) ends the caller.
  */
 #ifndef ARCFANOUT_H
 #define ARCFANOUT_H

@@ -111,8 +111,8 @@ written_next(struct jcursor *cur, const struct fdesc *f)
 {
 	const char *p = cur->p;
 
-	if ((size_t)(cur->end - p) < f->len + 4 || p[0] != ',' ||
-	    p[1] != '"' || p[2] != f->name[0] ||
+	if (!cur->opened || (size_t)(cur->end - p) < f->len + 4 ||
+	    p[0] != ',' || p[1] != '"' || p[2] != f->name[0] ||
 	    memcmp(p + 2, f->name, f->len) != 0 ||
 	    p[f->len + 2] != '"' || p[f->len + 3] != ':')
 		return false;

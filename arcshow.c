@@ -621,7 +621,7 @@ segment_take(size_t item, const char *bytes, size_t n, void *arg)
 {
 	struct segments	*sg = arg;
 	struct history	*h = sg->h;
-	struct settled	*it;
+	struct settled	 one;
 	char		*p, *end, **grown;
 	uint64_t	 rank, when_s;
 	size_t		 from = h->n;
@@ -638,22 +638,19 @@ segment_take(size_t item, const char *bytes, size_t n, void *arg)
 	h->blocks = grown;
 	h->blocks[h->nblocks++] = p;
 	while (p < end) {
-		if (!get_u64(&p, end, &rank) ||
-		    !get_u64(&p, end, &when_s))
-			break;
-		it = history_slot(h);
-		it->rank = (size_t)rank;
-		it->when_s = (int64_t)when_s;
-		it->borrowed = true;
-		if ((it->id = get_bytes(&p, end, &it->id_len)) == NULL ||
-		    (it->when = get_bytes(&p, end, NULL)) == NULL ||
-		    (it->key = get_bytes(&p, end, NULL)) == NULL ||
-		    (it->text = get_bytes(&p, end, &it->text_len)) == NULL)
-			break;
+		memset(&one, 0, sizeof(one));
+		if (!get_u64(&p, end, &rank) || !get_u64(&p, end, &when_s) ||
+		    (one.id = get_bytes(&p, end, &one.id_len)) == NULL ||
+		    (one.when = get_bytes(&p, end, NULL)) == NULL ||
+		    (one.key = get_bytes(&p, end, NULL)) == NULL ||
+		    (one.text = get_bytes(&p, end, &one.text_len)) == NULL)
+			errx(EXIT_SYSTEM, "internal error: %s: what its worker "
+			    "found is cut short", sg->v[sg->read[item]].path);
+		one.rank = (size_t)rank;
+		one.when_s = (int64_t)when_s;
+		one.borrowed = true;
+		*history_slot(h) = one;
 	}
-	if (p != end)
-		errx(EXIT_SYSTEM, "internal error: %s: what its worker found "
-		    "is cut short", sg->v[sg->read[item]].path);
 	history_run(h, from, true);	/* its worker sorted them */
 }
 

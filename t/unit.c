@@ -625,6 +625,12 @@ records(void)
 	check(differ == 0 && taken > 0 && taken < cases,
 	    "record read: %zu changed records, %zu taken, %zu read otherwise "
 	    "than the tree reads them", cases, taken, differ);
+	/* members before the object's brace: no record (a review found it) */
+	check(!rec_parse(&a, ",\"key\":\"k\"{\"id\":\"n\",\"key\":\"k\","
+	    "\"status\":\"active\"}", false, &fast) &&
+	    !rec_by_tree(&a, ",\"key\":\"k\"{\"id\":\"n\",\"key\":\"k\","
+	    "\"status\":\"active\"}", false, &tree),
+	    "record read: members before the opening brace are refused");
 	arena_free(&a);
 }
 

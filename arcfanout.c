@@ -55,7 +55,7 @@ here(size_t item, fanout_work *work, fanout_take *take, void *arg)
 	bool		 ok;
 
 	if ((ok = work(item, &out, arg)))
-		take(item, out.p != NULL ? out.p : "", out.len, arg);
+		take(item, &out, arg);
 	buf_free(&out);
 	return ok;
 }
@@ -172,8 +172,7 @@ fanout(size_t items, const char *const *names, fanout_work *work,
 			    !drain(&w[i], names[w[i].item]))
 				continue;
 			if (ended(&w[i], names[w[i].item]))
-				take(w[i].item, w[i].got.p != NULL ?
-				    w[i].got.p : "", w[i].got.len, arg);
+				take(w[i].item, &w[i].got, arg);
 			else
 				ok = false;
 			buf_free(&w[i].got);

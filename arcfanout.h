@@ -14,8 +14,11 @@
 
 /* In the worker: item's result into out; false (warned): it failed. */
 typedef bool	fanout_work(size_t item, struct buf *out, void *arg);
-/* In the caller: item's result, whole. */
-typedef void	fanout_take(size_t item, const char *p, size_t n, void *arg);
+/*
+ * In the caller: item's result, whole, in got; take may keep its bytes
+ * (got->p set to NULL then), else they are freed when it returns.
+ */
+typedef void	fanout_take(size_t item, struct buf *got, void *arg);
 
 /*
  * Items 0 to items - 1; names[item] is what a warning of ours calls it.

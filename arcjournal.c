@@ -1423,6 +1423,18 @@ sweep_unwaited(struct journal *j)
 	arena_free(&a);
 }
 
+/* flock(2) through signals; false (warned) when it fails otherwise. */
+static bool
+lock_file(struct journal *j, int op)
+{
+	while (flock(j->fd, op) == -1)
+		if (errno != EINTR) {
+			warn("%s: flock", j->path);
+			return false;
+		}
+	return true;
+}
+
 /*
  * Under a shared lock, the state brought up to date; false: it cannot be.
  * A torn final record is left unsaid: the writer we are cuts it, and
@@ -1433,11 +1445,8 @@ read_meanwhile(struct journal *j)
 {
 	bool	 ok, warned = j->warned_tail;
 
-	while (flock(j->fd, LOCK_SH) == -1)
-		if (errno != EINTR) {
-			warn("%s: flock", j->path);
-			return false;
-		}
+	if (!lock_file(j, LOCK_SH))
+		return false;
 	j->exclusive = false;
 	j->warned_tail = true;
 	ok = catch_up(j);
@@ -1479,13 +1488,8 @@ journal_lock(struct journal *j, bool exclusive)
 			    !replaced(j) && !read_meanwhile(j))
 				return false;
 		}
-		while (!had && flock(j->fd, exclusive ? LOCK_EX : LOCK_SH) ==
-		    -1) {
-			if (errno != EINTR) {
-				warn("%s: flock", j->path);
-				return false;
-			}
-		}
+		if (!had && !lock_file(j, exclusive ? LOCK_EX : LOCK_SH))
+			return false;
 		j->exclusive = exclusive;
 		if (j->reread || replaced(j)) {
 			j->reread = false;

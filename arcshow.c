@@ -617,7 +617,7 @@ segment_history(size_t item, struct buf *out, void *arg)
 
 /* Here: a worker's lifecycles, into the history, their strings in place. */
 static void
-segment_take(size_t item, const char *bytes, size_t n, void *arg)
+segment_take(size_t item, struct buf *got, void *arg)
 {
 	struct segments	*sg = arg;
 	struct history	*h = sg->h;
@@ -626,17 +626,15 @@ segment_take(size_t item, const char *bytes, size_t n, void *arg)
 	uint64_t	 rank, when_s;
 	size_t		 from = h->n;
 
-	if (n == 0)
+	if (got->len == 0)
 		return;
-	if ((p = malloc(n)) == NULL)
-		err(EXIT_SYSTEM, "malloc");
-	memcpy(p, bytes, n);
-	end = p + n;
 	if ((grown = reallocarray(h->blocks, h->nblocks + 1,
 	    sizeof(*grown))) == NULL)
 		err(EXIT_SYSTEM, "reallocarray");
 	h->blocks = grown;
-	h->blocks[h->nblocks++] = p;
+	h->blocks[h->nblocks++] = p = got->p;	/* ours now */
+	end = p + got->len;
+	*got = (struct buf){ NULL, 0, 0 };
 	while (p < end) {
 		memset(&one, 0, sizeof(one));
 		if (!get_u64(&p, end, &rank) || !get_u64(&p, end, &when_s) ||

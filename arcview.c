@@ -314,8 +314,7 @@ choice_members(struct jcursor *item, struct sv *id, struct sv *label,
 	*id = *label = *detail = (struct sv){ NULL, 0 };
 	while ((more = json_cursor_name(item, &name, &namelen)) == 1) {
 		for (k = 0; k < 3; k++)
-			if (strlen(names[k]) == namelen &&
-			    memcmp(names[k], name, namelen) == 0)
+			if (sv_eq((struct sv){ name, namelen }, names[k]))
 				break;
 		if (k < 3 && !seen[k] && item->p < item->end &&
 		    *item->p == '"') {

@@ -82,42 +82,59 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-/*
- * JSON.stringify's escaping, which RFC 8785 adopts: the short forms, \u00xx
- * for other control characters, every other character as it is.  The
- * worst case is reserved once, so the loop only copies.
- */
-void
-buf_json_str(struct buf *b, const char *s, size_t n)
+/* 1: a byte that is escaped (a control character, '"', '\\') */
+static const char json_escaped[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1
+};
+
+static bool
+word_escaped(uint64_t w)
 {
-	/* 1: a byte that is escaped (a control character, '"', '\\') */
-	static const char escaped[256] = {
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		['"'] = 1, ['\\'] = 1
-	};
-	static const char hex[] = "0123456789abcdef";
-	char		*o;
-	size_t		 i, run;
+	return word_has_below(w, 0x20) || word_has(w, '"') ||
+	    word_has(w, '\\');
+}
+
+/*
+ * How many of the n bytes at s need no escape: eight at a time, the last
+ * few by a word that overlaps the ones already seen, then to the byte.
+ */
+static size_t
+json_plain_prefix(const char *s, size_t n)
+{
+	size_t		 i = 0;
 	uint64_t	 w;
 
-	if (n > (SIZE_MAX - 3) / 6)
-		errx(EXIT_SYSTEM, "string too long to quote");
-	if (b->len >= b->cap || 6 * n + 2 >= b->cap - b->len)
-		buf_reserve(b, 6 * n + 2);
-	o = b->p + b->len;
+	for (; n - i >= sizeof(w); i += sizeof(w)) {
+		memcpy(&w, s + i, sizeof(w));
+		if (word_escaped(w))
+			break;
+	}
+	if (i < n && n - i < sizeof(w) && n >= sizeof(w)) {
+		memcpy(&w, s + n - sizeof(w), sizeof(w));
+		if (!word_escaped(w))
+			return n;
+	}
+	while (i < n && !json_escaped[(unsigned char)s[i]])
+		i++;
+	return i;
+}
+
+/*
+ * JSON.stringify's escaping, which RFC 8785 adopts: the short forms, \u00xx
+ * for other control characters, every other character as it is.  Written
+ * at o, which has room for JSON_QUOTED_MAX(n) bytes; returns the end.
+ */
+char *
+json_quote_into(char *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t		 i = 0, run;
+
 	*o++ = '"';
-	for (i = 0; i < n; i++) {
-		/* what needs no escape is copied a run at a time, found
-		 * eight bytes at a time, then to the byte */
-		for (run = i; n - run >= sizeof(w); run += sizeof(w)) {
-			memcpy(&w, s + run, sizeof(w));
-			if (word_has_below(w, 0x20) || word_has(w, '"') ||
-			    word_has(w, '\\'))
-				break;
-		}
-		for (; run < n && !escaped[(unsigned char)s[run]]; run++)
-			continue;
+	while (i < n) {
+		run = i + json_plain_prefix(s + i, n - i);
 		memcpy(o, s + i, run - i);
 		o += run - i;
 		if ((i = run) == n)
@@ -138,9 +155,21 @@ buf_json_str(struct buf *b, const char *s, size_t n)
 			*o++ = hex[(unsigned char)s[i] >> 4];
 			*o++ = hex[(unsigned char)s[i] & 15];
 		}
+		i++;
 	}
 	*o++ = '"';
-	b->len = (size_t)(o - b->p);
+	return o;
+}
+
+/* The worst case is reserved once, so the quoting only copies. */
+void
+buf_json_str(struct buf *b, const char *s, size_t n)
+{
+	if (n > JSON_QUOTABLE_MAX)
+		errx(EXIT_SYSTEM, "string too long to quote");
+	if (b->len >= b->cap || JSON_QUOTED_MAX(n) >= b->cap - b->len)
+		buf_reserve(b, JSON_QUOTED_MAX(n));
+	b->len = (size_t)(json_quote_into(b->p + b->len, s, n) - b->p);
 	b->p[b->len] = '\0';
 }
 

@@ -4,6 +4,7 @@
  * journal's without nulls); and the one judge of a question's state.
  */
 #include <err.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,29 +16,34 @@ struct fdesc {
 	const char	*name;
 	enum fkind	 kind;
 	size_t		 len;
+	char		 member[24];	/* "name": as written, padded */
 };
+#define FIELD(name, kind)	{ name, kind, sizeof(name) - 1, "\"" name "\":" }
 
 static const struct fdesc notification_fields[N_FIELDS] = {
-	{ "id", F_STR, 2 }, { "key", F_STR, 3 }, { "status", F_STR, 6 },
-	{ "outcome", F_STR, 7 }, { "kind", F_STR, 4 }, { "type", F_STR, 4 },
-	{ "priority", F_STR, 8 }, { "title", F_STR, 5 }, { "message", F_STR, 7 },
-	{ "agent", F_STR, 5 }, { "agent_name", F_STR, 10 },
-	{ "agent_instance", F_STR, 14 }, { "project", F_STR, 7 },
-	{ "session_id", F_STR, 10 }, { "correlation_id", F_STR, 14 },
-	{ "created_at", F_STR, 10 }, { "updated_at", F_STR, 10 },
-	{ "resolved_at", F_STR, 11 }, { "event_id", F_STR, 8 },
-	{ "x-arc", F_RAW_OMIT_NULL, 5 },	/* a presentation hint */
+	FIELD("id", F_STR), FIELD("key", F_STR), FIELD("status", F_STR),
+	FIELD("outcome", F_STR), FIELD("kind", F_STR), FIELD("type", F_STR),
+	FIELD("priority", F_STR), FIELD("title", F_STR),
+	FIELD("message", F_STR), FIELD("agent", F_STR),
+	FIELD("agent_name", F_STR), FIELD("agent_instance", F_STR),
+	FIELD("project", F_STR), FIELD("session_id", F_STR),
+	FIELD("correlation_id", F_STR), FIELD("created_at", F_STR),
+	FIELD("updated_at", F_STR), FIELD("resolved_at", F_STR),
+	FIELD("event_id", F_STR),
+	FIELD("x-arc", F_RAW_OMIT_NULL),	/* a presentation hint */
 };
 
 static const struct fdesc interaction_fields[I_FIELDS] = {
-	{ "id", F_STR, 2 }, { "key", F_STR, 3 }, { "notification_id", F_STR, 15 },
-	{ "kind", F_STR, 4 }, { "title", F_STR, 5 }, { "prompt", F_STR, 6 },
-	{ "choices", F_RAW, 7 }, { "text_max_length", F_RAW_OMIT_NULL, 15 },
-	{ "expires_at", F_STR, 10 }, { "status", F_STR, 6 }, { "digest", F_STR, 6 },
-	{ "nonce", F_STR, 5 }, { "session_id", F_STR, 10 }, { "turn_id", F_STR, 7 },
-	{ "native_request_id", F_STR, 17 }, { "created_at", F_STR, 10 },
-	{ "updated_at", F_STR, 10 }, { "answered_at", F_STR, 11 },
-	{ "response", F_RAW, 8 },
+	FIELD("id", F_STR), FIELD("key", F_STR),
+	FIELD("notification_id", F_STR), FIELD("kind", F_STR),
+	FIELD("title", F_STR), FIELD("prompt", F_STR),
+	FIELD("choices", F_RAW), FIELD("text_max_length", F_RAW_OMIT_NULL),
+	FIELD("expires_at", F_STR), FIELD("status", F_STR),
+	FIELD("digest", F_STR), FIELD("nonce", F_STR),
+	FIELD("session_id", F_STR), FIELD("turn_id", F_STR),
+	FIELD("native_request_id", F_STR), FIELD("created_at", F_STR),
+	FIELD("updated_at", F_STR), FIELD("answered_at", F_STR),
+	FIELD("response", F_RAW),
 };
 
 static const struct fdesc *
@@ -207,34 +213,68 @@ rec_parse(struct arena *a, const char *text, bool interaction, struct rec *r)
 	return read == 1 && rec_sane(r, interaction);
 }
 
-/* The full form has every member; the journal's leaves out the nulls. */
+/* The most a member takes: its comma, its name as the table has it, its value. */
+static size_t
+member_max(const struct fdesc *f, struct sv v)
+{
+	size_t value = v.n;
+
+	if (v.p == NULL)
+		value = 4;
+	else if (f->kind == F_STR) {
+		if (v.n > JSON_QUOTABLE_MAX)
+			errx(EXIT_SYSTEM, "string too long to quote");
+		value = JSON_QUOTED_MAX(v.n);
+	}
+	if (value > SIZE_MAX - 1 - sizeof(f->member))
+		errx(EXIT_SYSTEM, "record too long");
+	return 1 + sizeof(f->member) + value;
+}
+
+/*
+ * The full form has every member; the journal's leaves out the nulls.
+ * Room for the worst case is made once: each member is then only copied
+ * (a record and a result line are written for every event applied).
+ */
 void
 rec_write(struct buf *b, const struct rec *r, bool interaction, bool full)
 {
 	const struct fdesc	*fd;
-	size_t			 nf, i;
+	size_t			 nf, i, need = 2, m;
 	bool			 first = true;
+	char			*o;
 
 	fd = fields_of(interaction, &nf);
-	buf_putc(b, '{');
+	for (i = 0; i < nf; i++) {
+		if ((m = member_max(&fd[i], r->f[i])) > SIZE_MAX - need)
+			errx(EXIT_SYSTEM, "record too long");
+		need += m;
+	}
+	buf_reserve(b, need);
+	o = b->p + b->len;
+	*o++ = '{';
 	for (i = 0; i < nf; i++) {
 		if (r->f[i].p == NULL &&
 		    (!full || fd[i].kind == F_RAW_OMIT_NULL))
 			continue;
 		if (!first)
-			buf_putc(b, ',');
+			*o++ = ',';
 		first = false;
-		buf_putc(b, '"');
-		buf_put(b, fd[i].name, fd[i].len);
-		buf_put(b, "\":", 2);
-		if (r->f[i].p == NULL)
-			buf_put(b, "null", 4);
-		else if (fd[i].kind == F_STR)
-			buf_json_str(b, r->f[i].p, r->f[i].n);
-		else
-			buf_put(b, r->f[i].p, r->f[i].n);
+		memcpy(o, fd[i].member, sizeof(fd[i].member));
+		o += fd[i].len + 3;
+		if (r->f[i].p == NULL) {
+			memcpy(o, "null", 4);
+			o += 4;
+		} else if (fd[i].kind == F_STR) {
+			o = json_quote_into(o, r->f[i].p, r->f[i].n);
+		} else {
+			memcpy(o, r->f[i].p, r->f[i].n);
+			o += r->f[i].n;
+		}
 	}
-	buf_putc(b, '}');
+	*o++ = '}';
+	b->len = (size_t)(o - b->p);
+	b->p[b->len] = '\0';
 }
 
 static const char *const qstatus_names[] = { "none", "pending", "answered",

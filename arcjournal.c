@@ -63,6 +63,7 @@ static volatile size_t		 bus_maplen;
  * with a word, there being no frame to return to.  A few at once.
  */
 #define HELD_MAX	8
+#define WRITE_AHEAD	(256 * 1024)	/* a batch past it goes to the file as it grows */
 static struct {
 	const char *volatile	 map;
 	volatile size_t		 len;
@@ -1546,6 +1547,34 @@ batch_base(struct journal *j)
 	return base;
 }
 
+/*
+ * A long batch goes to the file as it grows, and the kernel is asked to
+ * start putting it on the disk: the sync that ends the batch then waits
+ * for its last piece, not for all of it, and each piece is copied while
+ * the processor still holds it.  Under the lock, unread; nothing is
+ * reported before that sync, and a failure here or there cuts the file
+ * back to where the batch began (append).
+ */
+static void
+write_ahead(struct journal *j)
+{
+	uint64_t	 at = j->offset + j->batch_ahead;
+	size_t		 n = j->batch.len - j->batch_ahead;
+
+	if (j->ahead_error != 0)
+		return;
+	if (lseek(j->fd, (off_t)at, SEEK_SET) == -1 ||
+	    !write_all(j->fd, j->batch.p + j->batch_ahead, n)) {
+		j->ahead_error = errno != 0 ? errno : EIO;
+		return;
+	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	(void)sync_file_range(j->fd, (off_t)at, (off_t)n,
+	    SYNC_FILE_RANGE_WRITE);
+#endif
+	j->batch_ahead += n;
+}
+
 void
 journal_record(struct journal *j, const char *at, const struct change *ch)
 {
@@ -1566,6 +1595,8 @@ journal_record(struct journal *j, const char *at, const struct change *ch)
 	    j->batch_at + start))
 		errx(EXIT_SYSTEM, "internal error: a record that does not "
 		    "read back");
+	if (j->offset > 0 && j->batch.len - j->batch_ahead >= WRITE_AHEAD)
+		write_ahead(j);
 }
 
 static bool	append(struct journal *, bool sync);
@@ -1693,9 +1724,14 @@ append(struct journal *j, bool sync)
 		j->first_seq = 0;
 		j->check_seq = true;	/* others' records follow ours */
 	}
-	if (lseek(j->fd, (off_t)start, SEEK_SET) == -1 ||
+	if (j->ahead_error != 0) {
+		errno = j->ahead_error;
+		goto fail;
+	}
+	if (lseek(j->fd, (off_t)(start + j->batch_ahead), SEEK_SET) == -1 ||
 	    !write_all(j->fd, h.p, h.len) ||
-	    !write_all(j->fd, j->batch.p, j->batch.len))
+	    !write_all(j->fd, j->batch.p + j->batch_ahead,
+	    j->batch.len - j->batch_ahead))
 		goto fail;
 	/*
 	 * Written, not yet durable: a waiter asleep takes a quarter of a
@@ -1716,11 +1752,14 @@ append(struct journal *j, bool sync)
 		mark_durable(j, j->batch.p, j->batch.len);
 	}
 	j->batch.len = 0;
+	j->batch_ahead = 0;
 	buf_free(&h);
 	journal_ring(j);
 	return true;
 fail:
 	saved = errno;
+	j->batch_ahead = 0;
+	j->ahead_error = 0;
 	/* Left uncut, the next reader's recovery cuts the torn tail. */
 	if (ftruncate(j->fd, (off_t)start) == -1)
 		warn("%s: cannot cut back a failed append", j->path);
@@ -1853,6 +1892,11 @@ sink_write(struct buf *b, void *arg)
 		warn("%s", s->path);
 		return false;
 	}
+#ifdef SYNC_FILE_RANGE_WRITE
+	/* on its way to the disk now, not all of it at the sync */
+	(void)sync_file_range(s->fd, (off_t)s->written, (off_t)b->len,
+	    SYNC_FILE_RANGE_WRITE);
+#endif
 	s->written += b->len;
 	/*
 	 * The pages read so far stay in the page cache, but not in our

@@ -68,6 +68,8 @@ struct journal {
 	/* The batch: records not yet on disk, to land at offset (+ header). */
 	struct buf	 batch, scratch;
 	uint64_t	 batch_at;	/* where the batch's first byte lands */
+	size_t		 batch_ahead;	/* of it, written before its append */
+	int		 ahead_error;	/* errno of a write ahead that failed */
 	struct arena	 record_arena;	/* a record decoded as it is put */
 	/* A compaction that found no room: the size then (0: none). */
 	uint64_t	 nospace_at;

@@ -83,6 +83,31 @@ journal() {
 	[ "$output" = ok ]
 }
 
+@test "a long batch is written ahead of its sync, a quarter of a MiB at a time: the file larger than a process may write cuts back to where the batch began, and nothing of it is acknowledged" {
+	"$BATS_TEST_DIRNAME/../bench/gen-events" 2000 >"$BATS_TEST_TMPDIR/stream"
+	head -n 5 "$BATS_TEST_TMPDIR/stream" >"$BATS_TEST_TMPDIR/first"
+	tail -n +6 "$BATS_TEST_TMPDIR/stream" >"$BATS_TEST_TMPDIR/rest"
+	arc-apply -q -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/first" >/dev/null
+	local size; size=$(stat -c %s "$ARC_JOURNAL")
+	arc-status -j "$ARC_JOURNAL" --list >"$BATS_TEST_TMPDIR/before"
+	# 1,995 events in one batch, some 2.6 MB of records, past a 1 MiB
+	# limit on the file (EFBIG, the signal ignored)
+	run --separate-stderr bash -c 'trap "" XFSZ; ulimit -f 1024; exec arc-apply -j "$1" "$2"' sh "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"cannot store records: File too large"* ]]
+	[ -z "$output" ]
+	[ "$(stat -c %s "$ARC_JOURNAL")" -eq "$size" ]
+	arc-status -j "$ARC_JOURNAL" --list >"$BATS_TEST_TMPDIR/after"
+	cmp "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
+	# without the limit the same batch is stored whole, and reads back
+	run arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1995 ]
+	[ "$(jq -s 'map(select(.status < 300)) | length' <<<"$output")" -eq 1995 ]
+	run arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/stream"
+	[ "$(jq -s 'map(select(.replayed)) | length' <<<"$output")" -eq 2000 ]
+}
+
 @test "seq grows by one from the header's, and durable names a record before" {
 	{ created a; created b; information c; } >"$BATS_TEST_TMPDIR/three"
 	apply "$BATS_TEST_TMPDIR/three" >/dev/null	# one batch, one sync

@@ -48,6 +48,29 @@ fs() {
 	[ "$acked" -ge 20 ]
 }
 
+@test "a full disk under a long batch written ahead as it grows: exit 3, nothing of the batch acknowledged, the file cut back to where the batch began" {
+	local m size; m=$(fs 1m)
+	"$BENCH/gen-events" 2000 >"$BATS_TEST_TMPDIR/stream"
+	head -n 5 "$BATS_TEST_TMPDIR/stream" >"$BATS_TEST_TMPDIR/first"
+	arc-apply -q -j "$m/journal" "$BATS_TEST_TMPDIR/first" >/dev/null
+	size=$(stat -c %s "$m/journal")
+	arc-status -j "$m/journal" --list >"$BATS_TEST_TMPDIR/before"
+	# one batch of 1,995 events: some 2.6 MB of records, a quarter of a
+	# MiB at a time written ahead of its append (arc-journal(5))
+	tail -n +6 "$BATS_TEST_TMPDIR/stream" >"$BATS_TEST_TMPDIR/rest"
+	run --separate-stderr arc-apply -j "$m/journal" "$BATS_TEST_TMPDIR/rest"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"cannot store records: No space left on device"* ]]
+	[ -z "$output" ]
+	[ "$(stat -c %s "$m/journal")" -eq "$size" ]
+	# the five before it stand, and none of the rest is stored
+	run arc-apply -j "$m/journal" "$BATS_TEST_TMPDIR/first"
+	[ "$status" -eq 0 ]
+	[ "$(jq -s 'map(select(.replayed)) | length' <<<"$output")" -eq 5 ]
+	arc-status -j "$m/journal" --list >"$BATS_TEST_TMPDIR/after"
+	cmp "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
+}
+
 @test "a journal on a read-only file system: exit 3 with a clear error, nothing printed" {
 	local m; m=$(fs 64k ro)
 	# ARC_JOURNAL's folders are made, as the usual journal's: mkdir meets

@@ -1771,9 +1771,13 @@ fail:
 
 /* ---- reading a stored record ---- */
 
-/* Reads len bytes at off of the journal, or of the batch past its end. */
-static void
-read_at(struct journal *j, char *to, size_t len, uint64_t off)
+/*
+ * Reads len bytes at off of the journal, or of the batch past its end:
+ * false when the file ends before them or cannot be read (errno; 0: it
+ * ended).
+ */
+static bool
+read_at_soft(struct journal *j, char *to, size_t len, uint64_t off)
 {
 	size_t	got = 0;
 	ssize_t	n;
@@ -1783,25 +1787,36 @@ read_at(struct journal *j, char *to, size_t len, uint64_t off)
 			errx(EXIT_SYSTEM, "internal error: a span past the "
 			    "segment");
 		memcpy(to, j->whole + off, len);
-		return;
+		return true;
 	}
 	if (j->batch.len > 0 && off >= j->batch_at) {
 		if (off - j->batch_at + len > j->batch.len)
 			errx(EXIT_SYSTEM, "internal error: a span past the "
 			    "batch");
 		memcpy(to, j->batch.p + (off - j->batch_at), len);
-		return;
+		return true;
 	}
 	while (got < len) {
 		n = pread(j->fd, to + got, len - got, (off_t)(off + got));
 		if (n == -1 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			errx(EXIT_SYSTEM, "%s: the journal changed under us "
-			    "(reading byte %llu); it cannot be read safely",
-			    j->path, (unsigned long long)off);
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0;
+			return false;
+		}
 		got += (size_t)n;
 	}
+	return true;
+}
+
+static void
+read_at(struct journal *j, char *to, size_t len, uint64_t off)
+{
+	if (!read_at_soft(j, to, len, off))
+		errx(EXIT_SYSTEM, "%s: the journal changed under us "
+		    "(reading byte %llu); it cannot be read safely",
+		    j->path, (unsigned long long)off);
 }
 
 const char *
@@ -1855,8 +1870,6 @@ static void	nospace_mark(struct journal *, uint64_t size);
 struct sink {
 	int		 fd;
 	const char	*path;
-	void		*map;	/* the old file, whose copied pages we let go */
-	size_t		 maplen;
 	int		 failed;	/* the errno of a failed write */
 	uint64_t	 written;	/* bytes, the header's included */
 };
@@ -1898,33 +1911,76 @@ sink_write(struct buf *b, void *arg)
 	    SYNC_FILE_RANGE_WRITE);
 #endif
 	s->written += b->len;
-	/*
-	 * The pages read so far stay in the page cache, but not in our
-	 * memory: a compaction's footprint is the state's, not the file's.
-	 */
-	if (s->map != NULL)
-		(void)madvise(s->map, s->maplen, MADV_DONTNEED);
 	return true;
 }
 
 #define FLUSH_AT	(1024 * 1024)
 
-/* A kept record's text, from the map of the old file when it can. */
-static struct sv
-kept_text(struct journal *j, const char *map, const struct condition *c,
-    bool interaction)
+/* Whether the span lies whole in the record line of the other. */
+static bool
+in_line(const struct span *sp, const struct span *in)
 {
-	const struct span *sp = interaction ? &c->interaction :
-	    &c->notification;
+	return sp->line == in->line && sp->line_len == in->line_len &&
+	    sp->off >= in->line && sp->len <= in->line_len &&
+	    sp->off - in->line <= in->line_len - sp->len;
+}
 
-	if (map != NULL && sp->line + sp->line_len <= j->offset) {
-		if (sp->unchecked && !log_frame_ok(map + sp->line,
-		    sp->line_len))
-			errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
-			    j->path, (unsigned long long)sp->line);
-		return (struct sv){ map + sp->off, sp->len };
+/*
+ * The line of a kept record, read from the old file whole and, a
+ * checkpoint's, checked against its frame; false when the file ends
+ * before it (rewritten in place under us: said, as a reader says it).
+ */
+static bool
+kept_line(struct journal *j, const struct span *sp, const char **line)
+{
+	char *l = arena_alloc(&j->arena, (size_t)sp->line_len + 1);
+
+	if (!read_at_soft(j, l, sp->line_len, sp->line)) {
+		if (errno != 0)
+			warn("%s: reading byte %llu", j->path,
+			    (unsigned long long)sp->line);
+		else
+			warnx("%s: the journal shrank while it was read "
+			    "(rewritten in place?); it cannot be read safely",
+			    j->path);
+		return false;
 	}
-	return sv_str(journal_text(j, &j->arena, c, interaction));
+	if (sp->unchecked && !log_frame_ok(l, sp->line_len))
+		errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
+		    j->path, (unsigned long long)sp->line);
+	*line = l;
+	return true;
+}
+
+/*
+ * A kept condition's texts: its record's line read once when it holds
+ * both (the rule).  Read, not mapped: a map of the old file faulted its
+ * pages in one at a time, in the state's order, and let them go again to
+ * keep the compaction's footprint the state's (12% of its time).
+ */
+static bool
+kept_texts(struct journal *j, const struct condition *c, struct sv *n,
+    struct sv *q)
+{
+	const struct span	*ns = &c->notification, *qs = &c->interaction;
+	const char		*nl, *ql;
+
+	if (!in_line(ns, ns) || (qs->len > 0 && !in_line(qs, qs))) {
+		/* (not as a record is read: read as any text is) */
+		*n = sv_str(journal_text(j, &j->arena, c, false));
+		*q = qs->len > 0 ? sv_str(journal_text(j, &j->arena, c,
+		    true)) : (struct sv){ NULL, 0 };
+		return true;
+	}
+	if (!kept_line(j, ns, &nl))
+		return false;
+	ql = nl;
+	if (qs->len > 0 && !in_line(qs, ns) && !kept_line(j, qs, &ql))
+		return false;
+	*n = (struct sv){ nl + (ns->off - ns->line), ns->len };
+	*q = qs->len > 0 ? (struct sv){ ql + (qs->off - qs->line), qs->len } :
+	    (struct sv){ NULL, 0 };
+	return true;
 }
 
 /*
@@ -1992,7 +2048,7 @@ moved_to(struct journal *j, struct rewrite *rw, struct condition *c,
  * whole file will be when it is renamed into place.
  */
 static bool
-write_kept(struct journal *j, const char *map, struct sink *s,
+write_kept(struct journal *j, struct sink *s,
     const char *now, int64_t retain, int64_t window, struct buf *out,
     struct rewrite *rw)
 {
@@ -2002,6 +2058,7 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 	int64_t			 since = instant_seconds(now) - window, when;
 	uint8_t			 ident[16], content[16];
 	size_t			 i, start = 0, in_record = 0;
+	struct sv		 ntext, qtext;
 
 	log_header(out, j->seq);
 	if (strlcpy(rw->at, at, sizeof(rw->at)) >= sizeof(rw->at))
@@ -2015,9 +2072,9 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 		}
 		arena_reset(&j->arena);
 		start = out->len;
-		log_encode_kept(out, ++j->seq, durable, at, c,
-		    kept_text(j, map, c, false), c->interaction.len > 0 ?
-		    kept_text(j, map, c, true) : (struct sv){ NULL, 0 });
+		if (!kept_texts(j, c, &ntext, &qtext))
+			return false;
+		log_encode_kept(out, ++j->seq, durable, at, c, ntext, qtext);
 		rw->records++;
 		rw->last_start = s->written + start;
 		if (rw->whole && !moved_to(j, rw, c, s, out, start))
@@ -2052,23 +2109,6 @@ write_kept(struct journal *j, const char *map, struct sink *s,
 	return sink_write(out, s);
 }
 
-/* write_kept from the map of the old file, which may shrink under us. */
-static bool
-write_kept_mapped(struct journal *j, struct sink *s, const char *now,
-    int64_t retain, int64_t window, struct buf *out, struct rewrite *rw)
-{
-	bool ok;
-
-	if (sigsetjmp(bus_jump, 1) != 0) {
-		s->map = NULL;	/* let go by bus_caught */
-		return bus_caught(j);
-	}
-	bus_arm(s->map, s->maplen);
-	ok = write_kept(j, s->map, s, now, retain, window, out, rw);
-	bus_disarm();
-	return ok;
-}
-
 /*
  * Writes the state's live records to fd, a header first, and syncs them;
  * rw (zeroed, whole set) learns where they went.
@@ -2077,22 +2117,12 @@ static bool
 write_live(struct journal *j, int fd, const char *path, const char *now,
     int64_t retain, int64_t window, struct rewrite *rw)
 {
-	struct sink		 s = { fd, path, NULL, 0, 0, 0 };
+	struct sink		 s = { fd, path, 0, 0 };
 	struct buf		 out = { 0 };
-	void			*map = MAP_FAILED;
 	bool			 ok;
 
-	/* The old file, mapped whole: kept records are copied, not read. */
-	if (j->offset > 0 && j->offset <= SIZE_MAX &&
-	    (map = mmap(NULL, (size_t)j->offset, PROT_READ, MAP_PRIVATE, j->fd,
-	    0)) != MAP_FAILED) {
-		s.map = map;
-		s.maplen = (size_t)j->offset;
-	}
-	ok = write_kept_mapped(j, &s, now, retain, window, &out, rw);
+	ok = write_kept(j, &s, now, retain, window, &out, rw);
 	rw->written = s.written;
-	if (s.map != NULL)
-		(void)munmap(map, (size_t)j->offset);
 	if (ok && fsync(fd) == -1) {
 		s.failed = errno;
 		warn("%s", path);

@@ -447,9 +447,14 @@ journal_keep_past(struct journal *j)
 	state_keep_past(j->st);
 }
 
+static void	cut_ahead(struct journal *);
+
 void
 journal_close(struct journal *j)
 {
+	/* A batch never appended is not left in the file. */
+	if (j->fd != -1)
+		cut_ahead(j);
 	/* A writer leaves a checkpoint once, when it is done. */
 	if (j->fd != -1 && j->st != NULL)
 		maybe_checkpoint(j);
@@ -1548,6 +1553,56 @@ batch_base(struct journal *j)
 }
 
 /*
+ * The journal whose batch is partly in its file ahead of its append: a
+ * command that ends before that append (an error said with errx, a record
+ * found damaged mid-batch) has what went ahead cut off again at its exit,
+ * as append cuts it on a failure, so that nothing of a batch nobody was
+ * told of is taken as stored by the next reader.  One journal at a time,
+ * and only in the process that wrote it (not a child that inherits it).
+ */
+static struct journal	*ahead_journal;
+static pid_t		 ahead_pid;
+
+static void
+cut_ahead(struct journal *j)
+{
+	if (j->batch_ahead > 0 && (ftruncate(j->fd, (off_t)j->offset) == -1 ||
+	    fdatasync(j->fd) == -1))
+		warn("%s: cannot cut back a batch not stored", j->path);
+	j->batch_ahead = 0;
+	j->ahead_error = 0;
+	if (ahead_journal == j)
+		ahead_journal = NULL;
+}
+
+static void
+cut_ahead_at_exit(void)
+{
+	if (ahead_journal != NULL && ahead_pid == getpid())
+		cut_ahead(ahead_journal);
+}
+
+/* Whether j may write ahead: the one journal that does, its exit cared for. */
+static bool
+ahead_kept(struct journal *j)
+{
+	static bool registered;
+
+	if (ahead_journal == j)
+		return true;
+	if (ahead_journal != NULL)
+		return false;
+	if (!registered) {
+		if (atexit(cut_ahead_at_exit) != 0)
+			return false;
+		registered = true;
+	}
+	ahead_journal = j;
+	ahead_pid = getpid();
+	return true;
+}
+
+/*
  * A long batch goes to the file as it grows, and the kernel is asked to
  * start putting it on the disk: the sync that ends the batch then waits
  * for its last piece, not for all of it, and each piece is copied while
@@ -1561,7 +1616,7 @@ write_ahead(struct journal *j)
 	uint64_t	 at = j->offset + j->batch_ahead;
 	size_t		 n = j->batch.len - j->batch_ahead;
 
-	if (j->ahead_error != 0)
+	if (j->ahead_error != 0 || !ahead_kept(j))
 		return;
 	if (lseek(j->fd, (off_t)at, SEEK_SET) == -1 ||
 	    !write_all(j->fd, j->batch.p + j->batch_ahead, n)) {
@@ -1715,6 +1770,7 @@ append(struct journal *j, bool sync)
 	uint64_t	 start = j->offset;
 	const char	*last;
 	int		 saved;
+	bool		 sync_failed = false;
 
 	if (j->batch.len == 0)
 		return true;
@@ -1740,8 +1796,10 @@ append(struct journal *j, bool sync)
 	 */
 	if (sync) {
 		journal_ring(j);
-		if (fdatasync(j->fd) == -1)
+		if (fdatasync(j->fd) == -1) {
+			sync_failed = true;
 			goto fail;
+		}
 	}
 	last = memrchr(j->batch.p, '\n', j->batch.len - 1);
 	j->last_start = start + h.len + (last != NULL ?
@@ -1753,6 +1811,8 @@ append(struct journal *j, bool sync)
 	}
 	j->batch.len = 0;
 	j->batch_ahead = 0;
+	if (ahead_journal == j)
+		ahead_journal = NULL;
 	buf_free(&h);
 	journal_ring(j);
 	return true;
@@ -1760,8 +1820,16 @@ fail:
 	saved = errno;
 	j->batch_ahead = 0;
 	j->ahead_error = 0;
-	/* Left uncut, the next reader's recovery cuts the torn tail. */
-	if (ftruncate(j->fd, (off_t)start) == -1)
+	if (ahead_journal == j)
+		ahead_journal = NULL;
+	/*
+	 * Left uncut, the next reader's recovery cuts the torn tail.  The
+	 * cut of a failed write is synced (what went ahead may be on the
+	 * disk already); never after a failed sync, which a second one could
+	 * take back (fsyncgate): the command exits, the next one syncs.
+	 */
+	if (ftruncate(j->fd, (off_t)start) == -1 ||
+	    (!sync_failed && fdatasync(j->fd) == -1))
 		warn("%s: cannot cut back a failed append", j->path);
 	errno = saved;
 	warn("%s: cannot store records", j->path);

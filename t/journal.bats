@@ -99,9 +99,13 @@ journal() {
 	[ "$(stat -c %s "$ARC_JOURNAL")" -eq "$size" ]
 	arc-status -j "$ARC_JOURNAL" --list >"$BATS_TEST_TMPDIR/after"
 	cmp "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
-	# without the limit the same batch is stored whole, and reads back
-	run arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
+	# without the limit the same batch is stored whole, and reads back;
+	# its pieces went to the disk before its one sync
+	run strace -qq -o "$BATS_TEST_TMPDIR/trace" -e trace=sync_file_range,fdatasync \
+	    arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
 	[ "$status" -eq 0 ]
+	[ "$(grep -c '^fdatasync' "$BATS_TEST_TMPDIR/trace")" -eq 1 ]
+	[ "$(sed -n '/^fdatasync/q;/^sync_file_range/p' "$BATS_TEST_TMPDIR/trace" | wc -l)" -ge 8 ]
 	[ "${#lines[@]}" -eq 1995 ]
 	[ "$(jq -s 'map(select(.status < 300)) | length' <<<"$output")" -eq 1995 ]
 	run arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/stream"
@@ -1083,6 +1087,27 @@ print(at, at + len(rec) // 2, at + rec.index(b" "),
 	sed -i '2s/"seq":1/"seq":1,,/' "$ARC_JOURNAL"
 	local sum; sum=$(sha256sum <"$ARC_JOURNAL")
 	run --separate-stderr apply <<<"$(created c)"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"damaged record at byte $at"* ]]
+	[ -z "$output" ]
+	[ "$(sha256sum <"$ARC_JOURNAL")" = "$sum" ]
+}
+
+@test "a command that stops mid-batch after writing it ahead (a damaged record found when an event of the batch needs it): what went ahead is cut off again at its exit, the journal as it was" {
+	export ARC_CHECKPOINT_FLOOR=1
+	apply <<<"$(created victim)" >/dev/null
+	"$BATS_TEST_DIRNAME/../bench/gen-events" 400 | apply >/dev/null
+	[ -e "$ARC_JOURNAL.checkpoint" ]
+	# the victim's record, behind the checkpoint: checked only when an
+	# event needs it
+	local at; at=$(head -1 "$ARC_JOURNAL" | wc -c)
+	flip_byte "$ARC_JOURNAL" $((at + 40))
+	local sum; sum=$(sha256sum <"$ARC_JOURNAL")
+	# 2,000 new conditions first, some 2.6 MB of records written ahead
+	{ "$BATS_TEST_DIRNAME/../bench/gen-events" 2000 |
+	    sed 's/"key":"/"key":"z-/; s/"event_id":"/"event_id":"z-/'
+	  updated victim; } >"$BATS_TEST_TMPDIR/batch"
+	run --separate-stderr apply <"$BATS_TEST_TMPDIR/batch"
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"damaged record at byte $at"* ]]
 	[ -z "$output" ]

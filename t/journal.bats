@@ -104,8 +104,10 @@ journal() {
 	run strace -qq -o "$BATS_TEST_TMPDIR/trace" -e trace=sync_file_range,fdatasync \
 	    arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
 	[ "$status" -eq 0 ]
-	[ "$(grep -c '^fdatasync' "$BATS_TEST_TMPDIR/trace")" -eq 1 ]
-	[ "$(sed -n '/^fdatasync/q;/^sync_file_range/p' "$BATS_TEST_TMPDIR/trace" | wc -l)" -ge 8 ]
+	# (a sync of what it read may come first: the cut above changed the
+	# file since its writer marked it durable, arc-journal(5); and the
+	# compaction the batch triggers hands on its own file after it)
+	[ "$(awk '/^sync_file_range\(/ { n++ } /^fdatasync\(/ { at = n } END { print at + 0 }' "$BATS_TEST_TMPDIR/trace")" -ge 8 ]
 	[ "${#lines[@]}" -eq 1995 ]
 	[ "$(jq -s 'map(select(.status < 300)) | length' <<<"$output")" -eq 1995 ]
 	run arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/stream"

@@ -63,7 +63,7 @@ static volatile size_t		 bus_maplen;
  * with a word, there being no frame to return to.  A few at once.
  */
 #define HELD_MAX	8
-#define WRITE_AHEAD	(256 * 1024)	/* a batch past it goes to the file as it grows */
+#define WRITE_AHEAD	(256 * 1024)	/* a batch past it is written as it grows */
 static struct {
 	const char *volatile	 map;
 	volatile size_t		 len;

@@ -101,8 +101,9 @@ journal() {
 	cmp "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after"
 	# without the limit the same batch is stored whole, and reads back;
 	# its pieces went to the disk before its one sync
+	# (the command itself, not make check's wrapper around it)
 	run strace -qq -o "$BATS_TEST_TMPDIR/trace" -e trace=sync_file_range,fdatasync \
-	    arc-apply -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
+	    "$ARC_BIN/arc-apply" -j "$ARC_JOURNAL" "$BATS_TEST_TMPDIR/rest"
 	[ "$status" -eq 0 ]
 	# (a sync of what it read may come first: the cut above changed the
 	# file since its writer marked it durable, arc-journal(5); and the

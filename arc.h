@@ -100,9 +100,7 @@ buf_putc(struct buf *b, char c)
 void	 buf_printf(struct buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	 buf_json_str(struct buf *, const char *, size_t);	/* RFC 8785 escaping */
-/* A string quoted, at most six bytes a byte and the quotes; n at most the max. */
-#define JSON_QUOTABLE_MAX	((SIZE_MAX - 3) / 6)
-#define JSON_QUOTED_MAX(n)	(6 * (n) + 2)
+size_t	 json_quoted_max(size_t);	/* the most a string of n bytes quotes to */
 char	*json_quote_into(char *, const char *, size_t);
 void	 buf_u64(struct buf *, uint64_t);	/* in decimal */
 void	 buf_i64(struct buf *, int64_t);

@@ -121,10 +121,19 @@ json_plain_prefix(const char *s, size_t n)
 	return i;
 }
 
+/* Six bytes a byte at most (\u00xx) and the quotes; too long: an exit. */
+size_t
+json_quoted_max(size_t n)
+{
+	if (n > (SIZE_MAX - 3) / 6)
+		errx(EXIT_SYSTEM, "string too long to quote");
+	return 6 * n + 2;
+}
+
 /*
  * JSON.stringify's escaping, which RFC 8785 adopts: the short forms, \u00xx
  * for other control characters, every other character as it is.  Written
- * at o, which has room for JSON_QUOTED_MAX(n) bytes; returns the end.
+ * at o, which has room for json_quoted_max(n) bytes; returns the end.
  */
 char *
 json_quote_into(char *o, const char *s, size_t n)
@@ -165,10 +174,10 @@ json_quote_into(char *o, const char *s, size_t n)
 void
 buf_json_str(struct buf *b, const char *s, size_t n)
 {
-	if (n > JSON_QUOTABLE_MAX)
-		errx(EXIT_SYSTEM, "string too long to quote");
-	if (b->len >= b->cap || JSON_QUOTED_MAX(n) >= b->cap - b->len)
-		buf_reserve(b, JSON_QUOTED_MAX(n));
+	size_t	 room = json_quoted_max(n);
+
+	if (b->len >= b->cap || room >= b->cap - b->len)
+		buf_reserve(b, room);
 	b->len = (size_t)(json_quote_into(b->p + b->len, s, n) - b->p);
 	b->p[b->len] = '\0';
 }

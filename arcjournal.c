@@ -133,15 +133,22 @@ bus_disarm(void)
 	bus_map = NULL;
 }
 
+/* The words for a journal cut short under a reader, mapped or read. */
+static bool
+shrank(const struct journal *j)
+{
+	warnx("%s: the journal shrank while it was read (rewritten in place?); "
+	    "it cannot be read safely", j->path);
+	return false;
+}
+
 static bool
 bus_caught(const struct journal *j)
 {
 	if (bus_map != NULL)
 		(void)munmap(bus_map, bus_maplen);
 	bus_map = NULL;
-	warnx("%s: the journal shrank while it was read (rewritten in place?); "
-	    "it cannot be read safely", j->path);
-	return false;
+	return shrank(j);
 }
 
 /* -j, then $ARC_JOURNAL, $XDG_STATE_HOME/arc/journal, ~/.local/state/... */
@@ -1563,16 +1570,23 @@ batch_base(struct journal *j)
 static struct journal	*ahead_journal;
 static pid_t		 ahead_pid;
 
+/* The batch appended, cut, or given up: nothing of it is ahead any more. */
+static void
+ahead_done(struct journal *j)
+{
+	j->batch_ahead = 0;
+	j->ahead_error = 0;
+	if (ahead_journal == j)
+		ahead_journal = NULL;
+}
+
 static void
 cut_ahead(struct journal *j)
 {
 	if (j->batch_ahead > 0 && (ftruncate(j->fd, (off_t)j->offset) == -1 ||
 	    fdatasync(j->fd) == -1))
 		warn("%s: cannot cut back a batch not stored", j->path);
-	j->batch_ahead = 0;
-	j->ahead_error = 0;
-	if (ahead_journal == j)
-		ahead_journal = NULL;
+	ahead_done(j);
 }
 
 static void
@@ -1810,18 +1824,13 @@ append(struct journal *j, bool sync)
 		mark_durable(j, j->batch.p, j->batch.len);
 	}
 	j->batch.len = 0;
-	j->batch_ahead = 0;
-	if (ahead_journal == j)
-		ahead_journal = NULL;
+	ahead_done(j);
 	buf_free(&h);
 	journal_ring(j);
 	return true;
 fail:
 	saved = errno;
-	j->batch_ahead = 0;
-	j->ahead_error = 0;
-	if (ahead_journal == j)
-		ahead_journal = NULL;
+	ahead_done(j);
 	/*
 	 * Left uncut, the next reader's recovery cuts the torn tail.  The
 	 * cut of a failed write is synced (what went ahead may be on the
@@ -1887,6 +1896,15 @@ read_at(struct journal *j, char *to, size_t len, uint64_t off)
 		    j->path, (unsigned long long)off);
 }
 
+/* A checkpoint's span: its record's checksum, checked before any use. */
+static void
+frame_checked(const struct journal *j, const char *line, const struct span *sp)
+{
+	if (!log_frame_ok(line, sp->line_len))
+		errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
+		    j->path, (unsigned long long)sp->line);
+}
+
 const char *
 journal_text(struct journal *j, struct arena *a, const struct condition *c,
     bool interaction)
@@ -1899,12 +1917,9 @@ journal_text(struct journal *j, struct arena *a, const struct condition *c,
 		return NULL;
 	t = arena_alloc(a, (size_t)sp->len + 1);
 	if (sp->unchecked) {
-		/* A checkpoint's: its record's checksum, before any use. */
 		line = arena_alloc(a, (size_t)sp->line_len);
 		read_at(j, line, sp->line_len, sp->line);
-		if (!log_frame_ok(line, sp->line_len))
-			errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
-			    j->path, (unsigned long long)sp->line);
+		frame_checked(j, line, sp);
 		memcpy(t, line + (sp->off - sp->line), sp->len);
 	} else {
 		read_at(j, t, sp->len, sp->off);
@@ -2004,18 +2019,14 @@ kept_line(struct journal *j, const struct span *sp, const char **line)
 	char *l = arena_alloc(&j->arena, (size_t)sp->line_len + 1);
 
 	if (!read_at_soft(j, l, sp->line_len, sp->line)) {
-		if (errno != 0)
-			warn("%s: reading byte %llu", j->path,
-			    (unsigned long long)sp->line);
-		else
-			warnx("%s: the journal shrank while it was read "
-			    "(rewritten in place?); it cannot be read safely",
-			    j->path);
+		if (errno == 0)
+			return shrank(j);
+		warn("%s: reading byte %llu", j->path,
+		    (unsigned long long)sp->line);
 		return false;
 	}
-	if (sp->unchecked && !log_frame_ok(l, sp->line_len))
-		errx(EXIT_SYSTEM, "%s: a damaged record at byte %llu",
-		    j->path, (unsigned long long)sp->line);
+	if (sp->unchecked)
+		frame_checked(j, l, sp);
 	*line = l;
 	return true;
 }

@@ -221,11 +221,8 @@ member_max(const struct fdesc *f, struct sv v)
 
 	if (v.p == NULL)
 		value = 4;
-	else if (f->kind == F_STR) {
-		if (v.n > JSON_QUOTABLE_MAX)
-			errx(EXIT_SYSTEM, "string too long to quote");
-		value = JSON_QUOTED_MAX(v.n);
-	}
+	else if (f->kind == F_STR)
+		value = json_quoted_max(v.n);
 	if (value > SIZE_MAX - 1 - sizeof(f->member))
 		errx(EXIT_SYSTEM, "record too long");
 	return 1 + sizeof(f->member) + value;

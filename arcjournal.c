@@ -240,8 +240,9 @@ create_journal(const char *path)
 
 /*
  * Temporary files a killed process left beside the journal: a compaction's
- * (only a holder of the lock compacts, and we hold it) and a creation's
- * whose process is gone.  They may hold nonces: they do not stay.
+ * (only the holder of the exclusive lock compacts, and we hold a lock on
+ * the file) and a creation's whose process is gone.  They may hold
+ * nonces: they do not stay.
  */
 static void
 sweep_temporaries(struct journal *j)
@@ -1225,6 +1226,11 @@ catch_up(struct journal *j)
 		return false;
 	}
 	size = (uint64_t)sb.st_size;
+	/* Nothing since (a writer let in after a read meanwhile, a waiter
+	 * woken for another key): no map, no signal mask saved. */
+	if (j->offset != 0 && j->offset == size && (!j->copy ||
+	    j->whole != NULL))
+		return true;
 	if (j->offset == 0 && (j->past || !load_checkpoint(j, size)))
 		state_reserve(j->st, 0, (size_t)(size / 1024));
 	records = j->records;
@@ -1451,7 +1457,9 @@ lock_file(struct journal *j, int op)
 /*
  * Under a shared lock, the state brought up to date; false: it cannot be.
  * A torn final record is left unsaid: the writer we are cuts it, and
- * says so, once its lock is had.
+ * says so, once its lock is had.  The stale temporary files go now too,
+ * not once the lock is ours: no compaction runs while we hold any lock
+ * on the file the name still leads to.
  */
 static bool
 read_meanwhile(struct journal *j)
@@ -1464,6 +1472,8 @@ read_meanwhile(struct journal *j)
 	j->warned_tail = true;
 	ok = catch_up(j);
 	j->warned_tail = warned;
+	if (ok && j->writable && !j->swept && !replaced(j))
+		sweep_temporaries(j);
 	(void)flock(j->fd, LOCK_UN);
 	return ok;
 }

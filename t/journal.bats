@@ -980,6 +980,76 @@ sys.stdin.read()' "$ARC_JOURNAL" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDI
 	tail -n +2 "$ARC_JOURNAL" | jq -e . >/dev/null
 }
 
+# hold_lock MODE: a process holding the journal's flock (sh or ex) until
+# the fd $hold closes; prints nothing, returns once the lock is had.
+hold_lock() {
+	rm -f "$BATS_TEST_TMPDIR/release" "$BATS_TEST_TMPDIR/held"
+	mkfifo "$BATS_TEST_TMPDIR/release"
+	python3 -c 'import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+fcntl.flock(fd, fcntl.LOCK_SH if sys.argv[2] == "sh" else fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()' "$ARC_JOURNAL" "$1" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDIR/held" &
+	holder=$!
+	exec {hold}>"$BATS_TEST_TMPDIR/release"
+	local tries=0
+	until [ "$(cat "$BATS_TEST_TMPDIR/held")" = held ]; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ]
+		sleep 0.1
+	done
+}
+
+# waits_for_lock READ|WRITE: until a process waits for that lock on the
+# journal (a writer kept out by a reader waits for its exclusive lock; one
+# kept out by a writer, for a shared one to read meanwhile)
+waits_for_lock() {
+	local ino tries=0
+	ino=$(stat -c %i "$ARC_JOURNAL")
+	until grep -qE -- "-> FLOCK +ADVISORY +$1 +[0-9]+ [0-9a-f:]+:$ino " /proc/locks; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ]
+		sleep 0.1
+	done
+}
+
+@test "a writer kept waiting by a reader removes stale temporary files while it waits; one kept waiting by a compaction leaves its file alone" {
+	apply <<<"$(created a)" >/dev/null
+	local holder hold writer
+	# a reader holds the journal: no compaction can be running
+	printf '{"nonce":"left-behind"}\n' >"$ARC_JOURNAL.compact.999999"
+	hold_lock sh
+	"$ARC_BIN/arc-apply" <<<"$(created b)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" {hold}>&- &
+	writer=$!
+	waits_for_lock WRITE
+	# gone before the writer has its own lock
+	local tries=0
+	while [ -e "$ARC_JOURNAL.compact.999999" ]; do
+		tries=$((tries + 1))
+		[ "$tries" -lt 600 ]
+		sleep 0.1
+	done
+	kill -0 "$writer"
+	exec {hold}>&-
+	wait "$holder"
+	wait "$writer"
+	grep -q "removed a stale temporary file" "$BATS_TEST_TMPDIR/err"
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = 201 ]
+	# a compaction (the holder of the exclusive lock) writing its file
+	hold_lock ex
+	printf '{"nonce":"being-written"}\n' >"$ARC_JOURNAL.compact.$holder"
+	"$ARC_BIN/arc-apply" <<<"$(created c)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" {hold}>&- &
+	writer=$!
+	waits_for_lock READ
+	sleep 0.5
+	[ -e "$ARC_JOURNAL.compact.$holder" ]
+	[ "$(cat "$ARC_JOURNAL.compact.$holder")" = '{"nonce":"being-written"}' ]
+	exec {hold}>&-
+	wait "$holder"
+	wait "$writer"
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = 201 ]
+}
+
 # size_of FILE: its size in bytes
 size_of() { stat -c %s "$1"; }
 

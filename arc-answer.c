@@ -480,6 +480,7 @@ answer_given(struct target *t, const struct opts *o, const char *given,
 	size_t			 other = 0;
 	int			 status;
 
+	random_ready();		/* the answer's ids are minted under the lock */
 again:
 	if (!journal_lock(t->jr, t->local && !t->deferred))
 		return EXIT_SYSTEM;

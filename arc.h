@@ -259,6 +259,7 @@ uint64_t env_bytes(const char *name, uint64_t otherwise);
 void	 sha256_hex(const void *, size_t, char out[ARC_HEX_DIGEST]);
 void	 mint_nonce(char out[32]);	/* 128 random bits, base64url */
 void	 mint_id(const char *prefix, char *out, size_t);
+void	 random_ready(void);	/* seeded now, not under a lock */
 bool	 secret_equal(const char *, size_t, const char *, size_t);
 uint32_t crc32c(const void *, size_t);	/* arccrc.c */
 uint32_t crc32c_extend(uint32_t, const void *, size_t);

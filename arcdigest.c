@@ -55,6 +55,19 @@ mint_nonce(char out[32])
 	out[22] = '\0';	/* 16 bytes are 22 characters unpadded */
 }
 
+/*
+ * The generator's first call maps its state and asks the kernel for a
+ * seed, a twentieth of a millisecond here: a writer has it done before it
+ * takes the journal's lock, not under it.
+ */
+void
+random_ready(void)
+{
+	uint8_t	 b;
+
+	arc4random_buf(&b, sizeof(b));
+}
+
 void
 mint_id(const char *prefix, char *out, size_t n)
 {

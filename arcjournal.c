@@ -373,6 +373,7 @@ open_file(struct journal *j)
 	j->dev = sb.st_dev;
 	j->ino = sb.st_ino;
 	j->offset = 0;
+	j->looked = false;
 	j->checkpoint = j->last_start = 0;
 	state_free(j->st);
 	j->st = state_new(!j->writable);
@@ -1205,6 +1206,30 @@ done:
  * long the journal (the lock keeps writers from cutting the file).
  */
 #define WINDOW	(64 * 1024 * 1024)
+/*
+ * What came since the last look is mostly a few records: read, not
+ * mapped (one call instead of mmap, madvise, a fault and munmap).  A
+ * first look maps, from the checkpoint's end or the start.
+ */
+#define TAIL_READ	(64 * 1024)
+
+/* The bytes from off to the file's end, into to: false, it is not there. */
+static bool
+read_tail(int fd, char *to, size_t len, uint64_t off)
+{
+	size_t	 got = 0;
+	ssize_t	 n;
+
+	while (got < len) {
+		n = pread(fd, to + got, len - got, (off_t)(off + got));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;	/* the map says why */
+		got += (size_t)n;
+	}
+	return true;
+}
 
 static void	mark_synced(struct journal *);
 
@@ -1250,10 +1275,18 @@ catch_up(struct journal *j)
 		j->whole_len = (size_t)size;
 	}
 	while (j->offset < size) {
+		static char tail[TAIL_READ];
+
 		if (j->whole != NULL) {
 			base = 0;
 			maplen = j->whole_len;
 			map = (char *)j->whole;
+		} else if (j->looked && size - j->offset <= TAIL_READ &&
+		    read_tail(j->fd, tail, (size_t)(size - j->offset),
+		    j->offset)) {
+			base = j->offset;
+			maplen = (size_t)(size - j->offset);
+			map = tail;
 		} else {
 			base = j->offset & ~(page - 1);
 			maplen = size - base < window ? (size_t)(size - base) :
@@ -1266,11 +1299,12 @@ catch_up(struct journal *j)
 			}
 			(void)madvise(map, maplen, MADV_SEQUENTIAL);
 		}
-		bus_arm(map, maplen);
+		if (map != tail)
+			bus_arm(map, maplen);
 		r = replay(j, map + (j->offset - base),
 		    (size_t)(base + maplen - j->offset), &used);
 		bus_disarm();
-		if (map != j->whole)
+		if (map != j->whole && map != tail)
 			(void)munmap(map, maplen);
 		if (r == REPLAY_FAIL)
 			return false;
@@ -1332,6 +1366,7 @@ catch_up(struct journal *j)
 		}
 		j->durable = j->seq;
 	}
+	j->looked = true;
 	return true;
 }
 

@@ -53,6 +53,7 @@ struct journal {
 	bool		 swept;		/* stale temporary files removed */
 	/* Automatic compaction: when, and what it keeps. */
 	bool		 checked;	/* retirement weighed once */
+	bool		 looked;	/* caught up once: what comes since is read */
 	uint64_t	 checked_size;
 	uint64_t	 floor;		/* no compaction below these bytes */
 	int64_t		 retain, window;

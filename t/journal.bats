@@ -980,6 +980,28 @@ sys.stdin.read()' "$ARC_JOURNAL" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDI
 	tail -n +2 "$ARC_JOURNAL" | jq -e . >/dev/null
 }
 
+@test "a first look maps the journal; what came since a look is read with one pread at the old end, not mapped" {
+	needs strace
+	apply <<<"$(created q '.request.response.expires_at = "2099-01-01T00:00:00Z"')" >/dev/null
+	local before
+	before=$(stat -c %s "$ARC_JOURNAL")
+	ASAN_OPTIONS=detect_leaks=0 strace -qq -e signal=none -e trace=mmap,pread64 \
+	    -o "$BATS_TEST_TMPDIR/trace" "$ARC_BIN/arc-wait" -t 1m q >"$BATS_TEST_TMPDIR/out" &
+	local waiter=$!
+	eventually eval '[ "$(arc-status --json --show q | jq -r .waiting)" = true ]'
+	arc-answer q allow >/dev/null
+	wait "$waiter"
+	[ "$(jq -r .status "$BATS_TEST_TMPDIR/out")" = answered ]
+	# the first look: the journal mapped from its start, all of it
+	grep -qE "^mmap\(NULL, $before, PROT_READ, MAP_PRIVATE, [0-9]+, 0\)" "$BATS_TEST_TMPDIR/trace"
+	# the answer's records: read whole from the old end, in one call
+	grep -E "^pread64\([0-9]+, \"\{\\\\\"seq\\\\\":.*, [0-9]+, $before\) = [0-9]+$" "$BATS_TEST_TMPDIR/trace" |
+	    sed -E 's/^.*, ([0-9]+), [0-9]+\) = ([0-9]+)$/\1 \2/' |
+	    awk '$1 == $2 && $1 > 500 { ok = 1 } END { exit !ok }' ||
+	    { cat "$BATS_TEST_TMPDIR/trace"; false; }
+	! grep -qE "^mmap\(NULL, [0-9]+, PROT_READ, MAP_PRIVATE, [0-9]+, $before\)" "$BATS_TEST_TMPDIR/trace" || false
+}
+
 # hold_lock MODE: a process holding the journal's flock (sh or ex) until
 # the fd $hold closes; prints nothing, returns once the lock is had.
 hold_lock() {

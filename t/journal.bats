@@ -928,20 +928,17 @@ syncs_of() {
 
 # ---- Recovery ----
 
-@test "a writer that finds a reader holding the journal reads it meanwhile, and cuts a torn tail once its own lock is had, saying so once" {
-	needs strace
-	apply <<<"$(created a)" >/dev/null
-	local good; good=$(wc -c <"$ARC_JOURNAL")
-	printf '{"seq":2,"at":"2026-08-26T01:16:00Z","notifi' >>"$ARC_JOURNAL"
-	local ino; ino=$(stat -c %i "$ARC_JOURNAL")
-	# a reader's shared lock, held until its stdin closes
+# hold_lock MODE: a process holding the journal's flock (sh or ex) until
+# the fd $hold closes; prints nothing, returns once the lock is had.
+hold_lock() {
+	rm -f "$BATS_TEST_TMPDIR/release" "$BATS_TEST_TMPDIR/held"
 	mkfifo "$BATS_TEST_TMPDIR/release"
 	python3 -c 'import fcntl, os, sys
 fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_SH)
+fcntl.flock(fd, fcntl.LOCK_SH if sys.argv[2] == "sh" else fcntl.LOCK_EX)
 print("held", flush=True)
-sys.stdin.read()' "$ARC_JOURNAL" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDIR/held" &
-	local reader=$! hold
+sys.stdin.read()' "$ARC_JOURNAL" "$1" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDIR/held" &
+	holder=$!
 	exec {hold}>"$BATS_TEST_TMPDIR/release"
 	local tries=0
 	until [ "$(cat "$BATS_TEST_TMPDIR/held")" = held ]; do
@@ -949,21 +946,39 @@ sys.stdin.read()' "$ARC_JOURNAL" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDI
 		[ "$tries" -lt 600 ]
 		sleep 0.1
 	done
-	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
-	    -e trace=flock,pread64,mmap -o "$BATS_TEST_TMPDIR/trace" \
-	    "$ARC_BIN/arc-apply" <<<"$(created b)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" {hold}>&- &
-	local writer=$!
-	# the writer blocked on its exclusive lock: a waiter in /proc/locks
-	tries=0
-	until grep -qE -- "-> FLOCK +ADVISORY +WRITE +[0-9]+ [0-9a-f:]+:$ino " /proc/locks; do
+}
+
+# waits_for_lock READ|WRITE: until a process waits for that lock on the
+# journal (a writer kept out by a reader waits for its exclusive lock; one
+# kept out by a writer, for a shared one to read meanwhile)
+waits_for_lock() {
+	local ino tries=0
+	ino=$(stat -c %i "$ARC_JOURNAL")
+	until grep -qE -- "-> FLOCK +ADVISORY +$1 +[0-9]+ [0-9a-f:]+:$ino " /proc/locks; do
 		tries=$((tries + 1))
 		[ "$tries" -lt 600 ]
 		sleep 0.1
 	done
+}
+
+@test "a writer that finds a reader holding the journal reads it meanwhile, and cuts a torn tail once its own lock is had, saying so once" {
+	needs strace
+	apply <<<"$(created a)" >/dev/null
+	local good; good=$(wc -c <"$ARC_JOURNAL")
+	printf '{"seq":2,"at":"2026-08-26T01:16:00Z","notifi' >>"$ARC_JOURNAL"
+	local holder hold writer
+	# a reader's shared lock, held until $hold closes
+	hold_lock sh
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
+	    -e trace=flock,pread64,mmap -o "$BATS_TEST_TMPDIR/trace" \
+	    "$ARC_BIN/arc-apply" <<<"$(created b)" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" {hold}>&- &
+	writer=$!
+	# the writer blocked on its exclusive lock
+	waits_for_lock WRITE
 	# it has read the journal meanwhile, and left the tail as it was
 	[ "$(wc -c <"$ARC_JOURNAL")" -gt "$good" ]
 	exec {hold}>&-
-	wait "$reader"
+	wait "$holder"
 	wait "$writer"
 	# refused at once, then a shared lock, the journal read, and only
 	# then its own lock waited for
@@ -1000,39 +1015,6 @@ sys.stdin.read()' "$ARC_JOURNAL" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDI
 	    awk '$1 == $2 && $1 > 500 { ok = 1 } END { exit !ok }' ||
 	    { cat "$BATS_TEST_TMPDIR/trace"; false; }
 	! grep -qE "^mmap\(NULL, [0-9]+, PROT_READ, MAP_PRIVATE, [0-9]+, $before\)" "$BATS_TEST_TMPDIR/trace" || false
-}
-
-# hold_lock MODE: a process holding the journal's flock (sh or ex) until
-# the fd $hold closes; prints nothing, returns once the lock is had.
-hold_lock() {
-	rm -f "$BATS_TEST_TMPDIR/release" "$BATS_TEST_TMPDIR/held"
-	mkfifo "$BATS_TEST_TMPDIR/release"
-	python3 -c 'import fcntl, os, sys
-fd = os.open(sys.argv[1], os.O_RDONLY)
-fcntl.flock(fd, fcntl.LOCK_SH if sys.argv[2] == "sh" else fcntl.LOCK_EX)
-print("held", flush=True)
-sys.stdin.read()' "$ARC_JOURNAL" "$1" <"$BATS_TEST_TMPDIR/release" >"$BATS_TEST_TMPDIR/held" &
-	holder=$!
-	exec {hold}>"$BATS_TEST_TMPDIR/release"
-	local tries=0
-	until [ "$(cat "$BATS_TEST_TMPDIR/held")" = held ]; do
-		tries=$((tries + 1))
-		[ "$tries" -lt 600 ]
-		sleep 0.1
-	done
-}
-
-# waits_for_lock READ|WRITE: until a process waits for that lock on the
-# journal (a writer kept out by a reader waits for its exclusive lock; one
-# kept out by a writer, for a shared one to read meanwhile)
-waits_for_lock() {
-	local ino tries=0
-	ino=$(stat -c %i "$ARC_JOURNAL")
-	until grep -qE -- "-> FLOCK +ADVISORY +$1 +[0-9]+ [0-9a-f:]+:$ino " /proc/locks; do
-		tries=$((tries + 1))
-		[ "$tries" -lt 600 ]
-		sleep 0.1
-	done
 }
 
 @test "a writer kept waiting by a reader removes stale temporary files while it waits; one kept waiting by a compaction leaves its file alone" {

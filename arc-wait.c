@@ -76,7 +76,6 @@ wait_for(const char *journal, const char *key, int64_t timeout,
 		buf_putc(&record, '\n');
 		write_stdout(&record);
 		flush_stdout();
-		settle_let_go(&settle);	/* after the line, not before it */
 		status = s == SETTLED_ANSWERED ? 0 : EXIT_REJECTED;
 		/* Handed over: the producer has the answer (a receipt). */
 		if (s == SETTLED_ANSWERED && id[0] != '\0' && receipt)

@@ -131,15 +131,8 @@ settle_open(struct settle *s, const char *path)
 }
 
 void
-settle_let_go(struct settle *s)
-{
-	waiter_release(&s->mark);
-}
-
-void
 settle_done(struct settle *s)
 {
-	settle_let_go(s);
 	if (s->open)
 		journal_close(&s->j);
 	s->open = false;
@@ -150,6 +143,7 @@ settle_wait(struct settle *s, const char *journal, const char *key,
     int64_t timeout, int stop, struct arena *into,
     const struct jval **record, char id[SETTLE_ID_MAX])
 {
+	struct waiter	 mark = { 0 };
 	struct journal	*jp = &s->j;
 	struct question	 qn;
 	struct arena	 arena = { 0 }, marking = { 0 };
@@ -165,7 +159,6 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 
 	id[0] = '\0';
 	*record = NULL;
-	settle_let_go(s);	/* a wait before this one's */
 	if (timeout >= 0)
 		give_up = timeout < INT64_MAX / 2 ? monotonic_ms() + timeout :
 		    INT64_MAX / 2;
@@ -245,7 +238,7 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 		if (!watched) {
 			watched = true;
 			if (access(path, W_OK) == 0)	/* else a reader's */
-				(void)waiter_hold(&s->mark, path, key, NULL,
+				(void)waiter_hold(&mark, path, key, NULL,
 				    NULL);
 			if (!(belled = bell_open(&bell, path)))
 				fd = folder_watch(path);
@@ -269,8 +262,7 @@ settle_wait(struct settle *s, const char *journal, const char *key,
 		}
 	}
 	bell_close(&bell);
-	if (status != SETTLED_ANSWERED && status != SETTLED_OTHER)
-		settle_let_go(s);
+	waiter_release(&mark);
 	if (fd != -1)
 		(void)close(fd);
 	free(path);

@@ -9,25 +9,17 @@
 #include "arcrecord.h"
 #include "arcstate.h"
 #include "arcjournal.h"
-#include "arcwaiter.h"
 
 /*
  * One waiter's journal: opened by its first wait and kept open until
  * settle_done(), so that the receipt after the hand-over reads only what
  * came since (no open, no replay, no sync of what it already synced).
- * The key's waiter mark, once its question is settled, is kept until the
- * caller has handed the record on (settle_let_go): a waiter that dies
- * between the answer and its line is seen to, and letting go of the mark
- * (a look at it, an unlink) is not spent between the two.
  */
 struct settle {
 	struct journal	 j;
-	struct waiter	 mark;
 	bool		 open;
 };
-/* Lets go of the waiter mark a wait kept. */
-void		settle_let_go(struct settle *);
-/* Lets go of the mark and closes the journal a wait or a receipt opened. */
+/* Closes the journal a wait or a receipt opened. */
 void		settle_done(struct settle *);
 
 enum settled {
@@ -51,8 +43,7 @@ enum settled {
  * "into" (the record as stored: no member that is null), and id the
  * question's id when this call waited for it to be settled (its answer
  * is this waiter's to hand over), else "".
- * While it waits, it holds the key's waiter mark (arcwaiter.h), and
- * still holds it when the question was settled (answered or other).
+ * While it waits, it holds the key's waiter mark (arcwaiter.h).
  */
 enum settled	settle_wait(struct settle *, const char *journal_option,
 		    const char *key,

@@ -13,9 +13,10 @@
  * The answer's accepted_at (taken under the lock, just before its record
  * is written) is in whole milliseconds, which alone adds half of one to
  * a median of latencies counted from it; that figure is printed too.
- * The hand-over runs from the answer durable (arc-answer's result on our
- * pipe: it prints only after its fdatasync) until arc-wait has exited and
- * is reaped, what a producer blocked on arc-wait waits for.
+ * The hand-over runs from the answer durable (the first of arc-answer's
+ * result and arc-wait's line on our pipes: each comes only after the
+ * answer's fdatasync) until arc-wait has exited and is reaped, what a
+ * producer blocked on arc-wait waits for.
  * usage: wakelat JOURNAL COUNT   (questions w1..wCOUNT already pending)
  */
 #include <sys/file.h>
@@ -151,7 +152,7 @@ main(int argc, char **argv)
 		lat[i] = woke - accepted_ms(buf);
 		from_lock[i] = woke - let_go;
 		to_durable[i] = durable - let_go;
-		hand[i] = exited - durable;
+		hand[i] = exited - (woke < durable ? woke : durable);
 	}
 	qsort(from_lock, (size_t)n, sizeof(double), cmp);
 	printf("median %.2f ms, p99 %.2f ms, max %.2f ms over %d answers "

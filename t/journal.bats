@@ -1550,7 +1550,9 @@ settled_history() {
 	apply <<<"$ev" >/dev/null
 	for i in $(seq 40); do updated keep ".request.message = \"m$i\""; done |
 	    ARC_COMPACT_FLOOR=4096 apply >/dev/null
-	ls "$ARC_JOURNAL".history.*
+	# a segment was made (a name, not a stat: its compressor, detached,
+	# may be renaming it to .zst just now)
+	compgen -G "$ARC_JOURNAL.history.*" >/dev/null
 	# the replay of an event inside the window is still a replay
 	run --separate-stderr apply <<<"$ev"
 	[ "$(field .replayed)" = true ]

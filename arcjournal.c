@@ -803,27 +803,44 @@ checkpoint_path(const struct journal *j)
 	return name;
 }
 
+/*
+ * len bytes of fd at off, through signals and short reads: false when it
+ * ends before them (errno 0) or cannot be read (errno).
+ */
+static bool
+read_whole_at(int fd, char *to, size_t len, uint64_t off)
+{
+	size_t	got = 0;
+	ssize_t	n;
+
+	while (got < len) {
+		n = pread(fd, to + got, len - got, (off_t)(off + got));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = 0;
+			return false;
+		}
+		got += (size_t)n;
+	}
+	return true;
+}
+
 /* The line [at, end) of the journal, read whole, or NULL. */
 static char *
 read_line(struct journal *j, uint64_t at, uint64_t end)
 {
-	size_t	 n = (size_t)(end - at), got = 0;
-	ssize_t	 r;
+	size_t	 n = (size_t)(end - at);
 	char	*line;
 
 	if (end <= at || end - at > RECORD_MAX + 1)
 		return NULL;
 	if ((line = malloc(n)) == NULL)
 		err(EXIT_SYSTEM, "malloc");
-	while (got < n) {
-		r = pread(j->fd, line + got, n - got, (off_t)(at + got));
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(line);
-			return NULL;
-		}
-		got += (size_t)r;
+	if (!read_whole_at(j->fd, line, n, at)) {
+		free(line);
+		return NULL;
 	}
 	return line;
 }
@@ -1213,24 +1230,6 @@ done:
  */
 #define TAIL_READ	(64 * 1024)
 
-/* The bytes from off to the file's end, into to: false, it is not there. */
-static bool
-read_tail(int fd, char *to, size_t len, uint64_t off)
-{
-	size_t	 got = 0;
-	ssize_t	 n;
-
-	while (got < len) {
-		n = pread(fd, to + got, len - got, (off_t)(off + got));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;	/* the map says why */
-		got += (size_t)n;
-	}
-	return true;
-}
-
 static void	mark_synced(struct journal *);
 
 static bool
@@ -1251,8 +1250,10 @@ catch_up(struct journal *j)
 		return false;
 	}
 	size = (uint64_t)sb.st_size;
-	/* Nothing since (a writer let in after a read meanwhile, a waiter
-	 * woken for another key): no map, no signal mask saved. */
+	/*
+	 * Nothing since (a writer let in after a read meanwhile, a waiter
+	 * woken for another key): no map, no signal mask saved.
+	 */
 	if (j->offset != 0 && j->offset == size && (!j->copy ||
 	    j->whole != NULL))
 		return true;
@@ -1282,8 +1283,8 @@ catch_up(struct journal *j)
 			maplen = j->whole_len;
 			map = (char *)j->whole;
 		} else if (j->looked && size - j->offset <= TAIL_READ &&
-		    read_tail(j->fd, tail, (size_t)(size - j->offset),
-		    j->offset)) {
+		    read_whole_at(j->fd, tail, (size_t)(size - j->offset),
+		    j->offset)) {	/* else the map says what is wrong */
 			base = j->offset;
 			maplen = (size_t)(size - j->offset);
 			map = tail;
@@ -1901,9 +1902,6 @@ fail:
 static bool
 read_at_soft(struct journal *j, char *to, size_t len, uint64_t off)
 {
-	size_t	got = 0;
-	ssize_t	n;
-
 	if (j->whole != NULL) {
 		if (off > j->whole_len || len > j->whole_len - off)
 			errx(EXIT_SYSTEM, "internal error: a span past the "
@@ -1918,18 +1916,7 @@ read_at_soft(struct journal *j, char *to, size_t len, uint64_t off)
 		memcpy(to, j->batch.p + (off - j->batch_at), len);
 		return true;
 	}
-	while (got < len) {
-		n = pread(j->fd, to + got, len - got, (off_t)(off + got));
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = 0;
-			return false;
-		}
-		got += (size_t)n;
-	}
-	return true;
+	return read_whole_at(j->fd, to, len, off);
 }
 
 static void

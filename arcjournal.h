@@ -51,9 +51,9 @@ struct journal {
 	bool		 upgraded;	/* from version 1, by this lock */
 	bool		 reread;	/* its state not whole: from the file */
 	bool		 swept;		/* stale temporary files removed */
+	bool		 looked;	/* caught up once: what comes since is read */
 	/* Automatic compaction: when, and what it keeps. */
 	bool		 checked;	/* retirement weighed once */
-	bool		 looked;	/* caught up once: what comes since is read */
 	uint64_t	 checked_size;
 	uint64_t	 floor;		/* no compaction below these bytes */
 	int64_t		 retain, window;

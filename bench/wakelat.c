@@ -97,6 +97,7 @@ main(int argc, char **argv)
 
 	for (i = 0; i < n; i++) {
 		struct pollfd pfd[2];
+		/* the pause bench/check's WAKELAT_PAUSE mirrors */
 		struct timespec settle = { 0, 30 * 1000 * 1000 };
 		size_t got = 0;
 		ssize_t r;

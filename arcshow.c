@@ -77,16 +77,22 @@ waiting_words(struct buf *b, const char *journal, const struct cview *v)
 }
 
 /* The view's choice whose id is given, or NULL. */
-static const struct view_choice *
-choice_by_id(const struct view *w, const struct jval *id)
+/* w NULL: the choice is looked for in q alone, the view not built. */
+static bool
+choice_by_id(struct view_choice *found, struct arena *a, const struct rec *q,
+    const struct view *w, const struct jval *id)
 {
 	size_t	 i;
 
-	for (i = 0; id != NULL && i < w->nchoices; i++)
+	if (w == NULL)
+		return view_choice_of(found, a, q, sv_json(id));
+	for (i = 0; i < w->nchoices; i++)
 		if (w->choices[i].id.n == id->len &&
-		    memcmp(w->choices[i].id.p, id->s, id->len) == 0)
-			return &w->choices[i];
-	return NULL;
+		    memcmp(w->choices[i].id.p, id->s, id->len) == 0) {
+			*found = w->choices[i];
+			return true;
+		}
+	return false;
 }
 
 static struct sv
@@ -97,7 +103,8 @@ member(const struct jval *o, const char *name)
 
 /*
  * An accepted answer, for a person: "Allow (allow)" or "text (12 chars)",
- * then where it came from.  A text answer itself is never shown.
+ * then where it came from.  A text answer itself is never shown.  w: the
+ * question's view, where one is built; NULL, its choice is found alone.
  */
 static void
 answer_words(struct buf *b, struct arena *a, const struct rec *q,
@@ -105,7 +112,7 @@ answer_words(struct buf *b, struct arena *a, const struct rec *q,
 {
 	struct jparse_error	 e;
 	const struct jval	*r, *id, *text;
-	const struct view_choice *choice;
+	struct view_choice	 choice;
 
 	r = json_parse(a, q->f[I_RESPONSE].p, q->f[I_RESPONSE].n, &e);
 	if (r == NULL || r->type != J_OBJECT) {
@@ -115,8 +122,8 @@ answer_words(struct buf *b, struct arena *a, const struct rec *q,
 	id = json_get(r, "choice_id");
 	text = json_get(r, "text");
 	if (id != NULL && id->type == J_STRING) {
-		if ((choice = choice_by_id(w, id)) != NULL) {
-			buf_put(b, choice->label.p, choice->label.n);
+		if (choice_by_id(&choice, a, q, w, id)) {
+			buf_put(b, choice.label.p, choice.label.n);
 			buf_puts(b, " (");
 			show_sv(b, sv_json(id));
 			buf_putc(b, ')');
@@ -802,7 +809,6 @@ history_plain(struct buf *b, struct arena *a, const struct cview *v,
     bool local)
 {
 	bool		 resolved = sv_eq(v->n.f[N_STATUS], "resolved");
-	struct view	 w;
 
 	show_time(b, sv_str(v->when), local);
 	buf_puts(b, "  ");
@@ -810,9 +816,7 @@ history_plain(struct buf *b, struct arena *a, const struct cview *v,
 	buf_puts(b, "  ");
 	if (v->qs == Q_ANSWERED) {
 		buf_puts(b, "answered ");
-		view_build(&w, a, sv_str(v->c->key), &v->n, &v->q, v->qs,
-		    NULL);
-		answer_words(b, a, &v->q, &w);
+		answer_words(b, a, &v->q, NULL);
 	} else if (v->qs != Q_NONE) {
 		buf_puts(b, qstatus_name(v->qs));
 		if (v->qs == Q_EXPIRED)

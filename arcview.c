@@ -331,28 +331,56 @@ choice_members(struct jcursor *item, struct sv *id, struct sv *label,
 	return more == 0;
 }
 
+/*
+ * The next choice of a list: 1 with its members (id null: none given),
+ * 0 at the list's end, -1 when the list cannot be read on.
+ */
+static int
+choice_next(struct jcursor *list, struct sv *id, struct sv *label,
+    struct sv *detail)
+{
+	struct jcursor	 item;
+
+	while (json_cursor_item(list) == 1) {
+		if (*list->p != '{') {
+			if (!json_cursor_skip(list))
+				return -1;
+			continue;
+		}
+		json_cursor_enter(list, &item);
+		if (!choice_members(&item, id, label, detail))
+			return -1;
+		json_cursor_leave(list, &item);
+		return 1;
+	}
+	return 0;
+}
+
+static void
+choice_make(struct view_choice *vc, struct arena *a, struct buf *t,
+    struct sv id, struct sv label, struct sv detail)
+{
+	vc->id = id;
+	vc->shown_id = safe_sv(a, t, vc->id, VIEW_LABEL_MAX, false);
+	vc->label = safe_sv(a, t, label, VIEW_LABEL_MAX, false);
+	if (vc->label.p == NULL)
+		vc->label = vc->shown_id;
+	vc->detail = safe_sv(a, t, detail, VIEW_DETAIL_MAX, false);
+}
+
 static void
 view_choices(struct view *v, struct arena *a, struct buf *t,
     const struct rec *q)
 {
-	struct jcursor		 list, item;
-	struct view_choice	*vc, *grown;
+	struct jcursor		 list;
+	struct view_choice	*grown;
 	struct sv		 id, label, detail;
 	size_t			 cap = 0;
 
 	if (q->f[I_CHOICES].p == NULL)
 		return;
 	json_cursor_open(&list, a, q->f[I_CHOICES].p, q->f[I_CHOICES].n);
-	while (json_cursor_item(&list) == 1) {
-		if (*list.p != '{') {
-			if (!json_cursor_skip(&list))
-				return;
-			continue;
-		}
-		json_cursor_enter(&list, &item);
-		if (!choice_members(&item, &id, &label, &detail))
-			return;
-		json_cursor_leave(&list, &item);
+	while (choice_next(&list, &id, &label, &detail) == 1) {
 		if (id.p == NULL)
 			continue;
 		if (v->nchoices == cap) {
@@ -365,14 +393,32 @@ view_choices(struct view *v, struct arena *a, struct buf *t,
 				    v->nchoices * sizeof(*grown));
 			v->choices = grown;
 		}
-		vc = &v->choices[v->nchoices++];
-		vc->id = id;
-		vc->shown_id = safe_sv(a, t, vc->id, VIEW_LABEL_MAX, false);
-		vc->label = safe_sv(a, t, label, VIEW_LABEL_MAX, false);
-		if (vc->label.p == NULL)
-			vc->label = vc->shown_id;
-		vc->detail = safe_sv(a, t, detail, VIEW_DETAIL_MAX, false);
+		choice_make(&v->choices[v->nchoices++], a, t, id, label,
+		    detail);
 	}
+}
+
+bool
+view_choice_of(struct view_choice *vc, struct arena *a, const struct rec *q,
+    struct sv id)
+{
+	struct jcursor	 list;
+	struct sv	 cid, label, detail;
+	struct buf	 t = { 0 };
+	bool		 found = false;
+
+	if (q->f[I_CHOICES].p == NULL)
+		return false;
+	json_cursor_open(&list, a, q->f[I_CHOICES].p, q->f[I_CHOICES].n);
+	while (!found && choice_next(&list, &cid, &label, &detail) == 1) {
+		if (cid.p != NULL && cid.n == id.n &&
+		    memcmp(cid.p, id.p, id.n) == 0) {
+			choice_make(vc, a, &t, cid, label, detail);
+			found = true;
+		}
+	}
+	buf_free(&t);
+	return found;
 }
 
 void

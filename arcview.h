@@ -107,6 +107,13 @@ size_t	view_room(const struct view *, size_t chars, size_t lines);
 size_t	view_chars(const char *, size_t n);
 /* A choice that refuses: its id deny, stop, reject, decline or cancel. */
 bool	view_refuses(const struct view_choice *);
+/*
+ * The first choice of q whose id is id, made as view_build() makes it,
+ * the others not: false when q has none.  What answered a question is
+ * shown from it where the rest of the view is not.
+ */
+bool	view_choice_of(struct view_choice *, struct arena *,
+	    const struct rec *q, struct sv id);
 
 /*
  * The one rule for producer text: C0 and C1 controls, DEL, the bidi and

@@ -704,6 +704,63 @@ view_choices_read(void)
 	arena_free(&a);
 }
 
+/*
+ * One choice made alone (view_choice_of: what --history shows of an
+ * answer) against the same choice in the whole view: the first with its
+ * id, its shown id, label and detail the same bytes; an id no choice
+ * has, none.
+ */
+static bool
+choice_same(const struct view_choice *x, const struct view_choice *y)
+{
+	return sv_same(x->id, y->id) && sv_same(x->shown_id, y->shown_id) &&
+	    sv_same(x->label, y->label) && (x->detail.p == NULL) ==
+	    (y->detail.p == NULL) && (x->detail.p == NULL ||
+	    sv_same(x->detail, y->detail));
+}
+
+static void
+view_choice_alone(void)
+{
+	const char	*n = "{\"id\":\"ntf_1\",\"key\":\"k\",\"status\":"
+			    "\"active\",\"kind\":\"permission\"}";
+	const char	*q = "{\"id\":\"int_1\",\"key\":\"k\",\"kind\":"
+	    "\"single_choice\",\"choices\":[{\"id\":\"a\",\"label\":\"A\","
+	    "\"detail\":\"d \\\"q\\\" {x}\"},\"{not\",{\"id\":1,\"label\":\"N\"},"
+	    "{\"label\":\"L\",\"id\":\"b\",\"x\":{\"id\":\"y\"}},{\"id\":\"c\","
+	    "\"label\":null},{\"id\":\"a\",\"label\":\"second a\"},{\"id\":"
+	    "\"e\\u0041\",\"label\":\"\\u202eE\\u001b[2J\"},{\"id\":\"f\\\\\","
+	    "\"detail\":\"\\n\"},{\"id\":\"\"}],\"expires_at\":"
+	    "\"2026-08-26T02:15:00Z\",\"status\":\"pending\",\"digest\":"
+	    "\"90a2c56c66f809b235d487c55e78cf98192b047bd0dc49ac0d8f2fa7e557e385\"}";
+	static const char *const absent[] = { "zz", "1", "A", "eA " };
+	struct arena		 a = { 0 };
+	struct rec		 nr, qr;
+	struct view		 v;
+	struct view_choice	 one;
+	size_t			 i, k, same = 0, none = 0;
+
+	if (!rec_parse(&a, n, false, &nr) || !rec_parse(&a, q, true, &qr)) {
+		check(false, "a choice alone: the records parse");
+		return;
+	}
+	view_build(&v, &a, sv_str("k"), &nr, &qr, Q_PENDING, NULL);
+	for (i = 0; i < v.nchoices; i++) {
+		for (k = 0; !sv_same(v.choices[k].id, v.choices[i].id); k++)
+			;
+		same += view_choice_of(&one, &a, &qr, v.choices[i].id) &&
+		    choice_same(&one, &v.choices[k]);
+	}
+	for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		none += !view_choice_of(&one, &a, &qr, sv_str(absent[i]));
+	check(v.nchoices == 7 && same == v.nchoices &&
+	    none == sizeof(absent) / sizeof(absent[0]),
+	    "a choice alone: %zu of %zu the view's first of its id, %zu of "
+	    "%zu ids no choice has found none", same, v.nchoices, none,
+	    sizeof(absent) / sizeof(absent[0]));
+	arena_free(&a);
+}
+
 /* ---- SHA-256 (arcsha256.c) ---- */
 
 /*
@@ -816,6 +873,7 @@ main(void)
 	codec();
 	records();
 	view_choices_read();
+	view_choice_alone();
 	sha();
 	deadlines();
 	printf("1..%d\n", tests);

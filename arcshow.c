@@ -373,13 +373,20 @@ settled_at(struct arena *a, const struct cview *v)
 	return when.p != NULL ? sv_cstr(a, when) : NULL;
 }
 
-/* One settled condition, rendered, and where it was found. */
+/*
+ * One settled condition, rendered, and where it was found.  Its order
+ * (settled_cmp) is read first from numbers: when_s, when_frac, key_head;
+ * most comparisons of a sort end there, not in the strings.
+ */
 struct settled {
 	char		*id;	/* key, NUL, notification id: one lifecycle */
 	size_t		 id_len;
 	size_t		 rank;	/* 0 the live journal, then older files */
 	char		*when;
 	int64_t		 when_s;
+	uint32_t	 when_frac;	/* the fraction's first nine digits */
+	bool		 when_long;	/* more digits: the text decides */
+	uint64_t	 key_head;	/* the key's first 8 bytes, big-endian */
 	char		*key;
 	char		*text;	/* its line, words or JSON */
 	size_t		 text_len;
@@ -389,6 +396,36 @@ struct settled {
 
 static void	history_plain(struct buf *, struct arena *,
 		    const struct cview *, bool);
+
+#define FRAC_DIGITS	9
+
+static void
+settled_when(struct settled *it, const struct arc_instant *t)
+{
+	size_t	 i;
+
+	it->when_s = t->seconds;
+	it->when_frac = 0;
+	for (i = 0; i < FRAC_DIGITS; i++)
+		it->when_frac = it->when_frac * 10 + (uint32_t)(i <
+		    t->fraction_len ? t->fraction[i] - '0' : 0);
+	it->when_long = t->fraction_len > FRAC_DIGITS;
+}
+
+/* Zeros past the key's end: it sorts before any longer key it begins. */
+static void
+settled_key_head(struct settled *it)
+{
+	const char	*k = it->key;
+	size_t		 i;
+
+	it->key_head = 0;
+	for (i = 0; i < sizeof(it->key_head); i++) {
+		it->key_head = it->key_head << 8 | (uint8_t)*k;
+		if (*k != '\0')
+			k++;
+	}
+}
 
 static bool
 wanted(const struct history_opts *o, const struct cview *v, int64_t when)
@@ -414,12 +451,8 @@ history_slot(struct history *h)
 static void
 settled_free(struct settled *it)
 {
-	if (it->borrowed)
-		return;
-	free(it->id);
-	free(it->when);
-	free(it->key);
-	free(it->text);
+	if (!it->borrowed)
+		free(it->id);	/* the block of its strings */
 }
 
 /* One lifecycle into h, if it is settled and wanted. */
@@ -429,8 +462,10 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 {
 	struct settled		*it;
 	struct cview		 v;
-	size_t			 klen;
-	int64_t			 when;
+	struct arc_instant	 when;
+	struct sv		 nid;
+	size_t			 klen, wlen, size;
+	char			*p;
 
 	if (c->notification.len == 0)
 		return;
@@ -438,8 +473,9 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 	view_of(j, &h->arena, c, h->now, &v);
 	if ((v.when = settled_at(&h->arena, &v)) == NULL)
 		return;
-	when = instant_seconds(v.when);
-	if (!wanted(h->o, &v, when))
+	if (!rfc3339_parse(v.when, strlen(v.when), &when))
+		when = (struct arc_instant){ 0, "", 0 };
+	if (!wanted(h->o, &v, when.seconds))
 		return;
 	b->len = 0;
 	if (h->o->json) {
@@ -451,23 +487,37 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 	} else {
 		history_plain(b, &h->arena, &v, h->o->local);
 	}
-	it = history_slot(h);
+	/*
+	 * Its strings in one block: the key, NUL, the notification id (the
+	 * two are the lifecycle's id, the first the key), NUL, when, NUL,
+	 * the text, NUL.
+	 */
 	klen = strlen(c->key);
-	if (v.n.f[N_ID].n > SIZE_MAX - klen - 2)
-		errx(EXIT_SYSTEM, "a notification id too long");
-	it->id_len = klen + 1 + v.n.f[N_ID].n;
-	if ((it->id = malloc(it->id_len + 1)) == NULL)
+	wlen = strlen(v.when);
+	nid = v.n.f[N_ID];
+	if (__builtin_add_overflow(klen, nid.n, &size) ||
+	    __builtin_add_overflow(size, wlen, &size) ||
+	    __builtin_add_overflow(size, b->len, &size) ||
+	    __builtin_add_overflow(size, 4, &size))
+		errx(EXIT_SYSTEM, "a settled condition too long");
+	if ((p = malloc(size)) == NULL)
 		err(EXIT_SYSTEM, "malloc");
-	memcpy(it->id, c->key, klen + 1);
-	if (v.n.f[N_ID].n > 0)
-		memcpy(it->id + klen + 1, v.n.f[N_ID].p, v.n.f[N_ID].n);
-	it->id[it->id_len] = '\0';
-	it->rank = rank;
-	it->when = xstrndup(v.when, strlen(v.when));
-	it->when_s = when;
-	it->key = xstrndup(c->key, strlen(c->key));
-	it->text = xstrndup(b->p, b->len);
+	it = history_slot(h);
+	it->id = it->key = p;
+	it->id_len = klen + 1 + nid.n;
+	memcpy(p, c->key, klen + 1);
+	if (nid.n > 0)
+		memcpy(p + klen + 1, nid.p, nid.n);
+	p[it->id_len] = '\0';
+	it->when = p + it->id_len + 1;
+	memcpy(it->when, v.when, wlen + 1);
+	it->text = it->when + wlen + 1;
 	it->text_len = b->len;
+	memcpy(it->text, b->p, b->len);
+	it->text[b->len] = '\0';
+	it->rank = rank;
+	settled_when(it, &when);
+	settled_key_head(it);
 	it->borrowed = false;
 }
 
@@ -499,15 +549,18 @@ static int
 settled_cmp(const struct settled *a, const struct settled *b)
 {
 	size_t	 n;
-	int	 d = 0;
+	int	 d;
 
 	if (a->when_s != b->when_s)
 		return a->when_s < b->when_s ? -1 : 1;
-	if (strcmp(a->when, b->when) != 0)
-		d = rfc3339_cmp(a->when, b->when);
-	if (d == 0)
-		d = strcmp(a->key, b->key);
-	if (d != 0)
+	if (a->when_frac != b->when_frac)
+		return a->when_frac < b->when_frac ? -1 : 1;
+	if ((a->when_long || b->when_long) &&
+	    (d = rfc3339_cmp(a->when, b->when)) != 0)
+		return d;
+	if (a->key_head != b->key_head)
+		return a->key_head < b->key_head ? -1 : 1;
+	if ((d = strcmp(a->key, b->key)) != 0)
 		return d;
 	n = a->id_len < b->id_len ? a->id_len : b->id_len;
 	if ((d = memcmp(a->id, b->id, n)) != 0)
@@ -538,7 +591,8 @@ history_run(struct history *h, size_t from, bool sorted)
 
 /*
  * A segment's lifecycles go from the worker that found them to us as
- * bytes: each one's rank, seconds and its four strings, lengths first.
+ * bytes: each one's rank, its instant in two numbers (the seconds, the
+ * fraction) and its four strings, lengths first.
  */
 static void
 put_u64(struct buf *b, uint64_t v)
@@ -611,6 +665,8 @@ segment_history(size_t item, struct buf *out, void *arg)
 	for (k = 0; k < mine.n; k++) {
 		put_u64(out, mine.v[k].rank);
 		put_u64(out, (uint64_t)mine.v[k].when_s);
+		put_u64(out, mine.v[k].when_frac |
+		    (uint64_t)mine.v[k].when_long << 32);
 		put_bytes(out, mine.v[k].id, mine.v[k].id_len);
 		put_bytes(out, mine.v[k].when, strlen(mine.v[k].when));
 		put_bytes(out, mine.v[k].key, strlen(mine.v[k].key));
@@ -630,7 +686,7 @@ segment_take(size_t item, struct buf *got, void *arg)
 	struct history	*h = sg->h;
 	struct settled	 one;
 	char		*p, *end, **grown;
-	uint64_t	 rank, when_s;
+	uint64_t	 rank, when_s, frac;
 	size_t		 from = h->n;
 
 	if (got->len == 0)
@@ -645,6 +701,7 @@ segment_take(size_t item, struct buf *got, void *arg)
 	while (p < end) {
 		memset(&one, 0, sizeof(one));
 		if (!get_u64(&p, end, &rank) || !get_u64(&p, end, &when_s) ||
+		    !get_u64(&p, end, &frac) ||
 		    (one.id = get_bytes(&p, end, &one.id_len)) == NULL ||
 		    (one.when = get_bytes(&p, end, NULL)) == NULL ||
 		    (one.key = get_bytes(&p, end, NULL)) == NULL ||
@@ -653,6 +710,9 @@ segment_take(size_t item, struct buf *got, void *arg)
 			    "found is cut short", sg->v[sg->read[item]].path);
 		one.rank = (size_t)rank;
 		one.when_s = (int64_t)when_s;
+		one.when_frac = (uint32_t)frac;
+		one.when_long = frac >> 32 != 0;
+		settled_key_head(&one);
 		one.borrowed = true;
 		*history_slot(h) = one;
 	}

@@ -119,6 +119,25 @@ print("ok")'
 	[[ "${lines[1]}" == *"answered Deny (deny)"* ]]
 }
 
+@test "--history's order is the instant each was settled (every digit of its fraction, 0.5 the same as 0.50), then the key, byte by byte: in the live journal and from a compressed segment alike" {
+	settle_at 2026-08-26T01:16:00.1234567890Z zz-2
+	settle_at 2026-08-26T01:16:00.1234567891Z aa-1
+	{ information samekey-b; resolved samekey-b; information samekey-a
+	  resolved samekey-a; information abc; resolved abc; information ab
+	  resolved ab; } | ARC_NOW=2026-08-26T01:16:00.5Z apply >/dev/null
+	settle_at 2026-08-26T01:16:00.50Z a5
+	local want="zz-2 aa-1 a5 ab abc samekey-a samekey-b "
+	ARC_NOW=2026-08-27T00:00:00Z run arc-status --history --since 10d
+	[ "$(awk '{ print $2 }' <<<"$output" | tr '\n' ' ')" = "$want" ]
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	no_plain_segment
+	[ "$(segments | wc -l)" -eq 1 ]
+	ARC_NOW=2026-08-27T00:00:00Z run arc-status --history --since 10d
+	[ "$(awk '{ print $2 }' <<<"$output" | tr '\n' ' ')" = "$want" ]
+	ARC_NOW=2026-08-27T00:00:00Z run arc-status --history --since 10d --json
+	[ "$(jq -r .key <<<"$output" | tr '\n' ' ')" = "$want" ]
+}
+
 @test "--history: a range reads only the segments that meet it" {
 	settle_at 2026-08-26T01:16:00Z a
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h

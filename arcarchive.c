@@ -345,65 +345,91 @@ archive_list_free(struct segment *v, size_t n)
 #define PLAIN_RATIO	1024
 #define PLAIN_MAX	(UINT64_C(16) << 30)
 
+/* Why a frame's declared size is not one to unpack to, or NULL. */
+static const char *
+declared_size_wrong(unsigned long long declared, size_t len)
+{
+	if (declared == ZSTD_CONTENTSIZE_ERROR ||
+	    declared == ZSTD_CONTENTSIZE_UNKNOWN)
+		return "no frame that declares its size";
+	if (declared > PLAIN_MAX || declared / PLAIN_RATIO > len)
+		return "it claims more than a segment can hold";
+	if (declared < LOG_MAGIC_LEN)
+		return "too small to hold a journal";
+	return NULL;
+}
+
 /*
- * A compressed segment's bytes into fd; false (warned) on damage.  They
- * are written as zstd gives them, never more than the frame holds: a
- * mapped file sized by the frame's own (unchecked) claim would reserve
- * what a flipped bit says, and a full disk would be a SIGBUS there.
+ * Where a compressed segment's plain bytes go: a file (write(2) as zstd
+ * gives them), or memory mapped for their declared size (image).
+ */
+struct plain_out {
+	int		 fd;
+	char		*image;
+};
+
+/*
+ * A compressed segment's bytes into out; false (warned) on damage.  Into
+ * a file they are written as zstd gives them, never more than the frame
+ * holds: a mapped file sized by the frame's own (unchecked) claim would
+ * reserve what a flipped bit says, and a full disk would be a SIGBUS
+ * there.  Into memory (a size archive_plain() has bounded) zstd writes
+ * the frame whole in one pass, straight into place.
  */
 static bool
-decompress(const struct segment *s, const char *map, size_t len, int out)
+decompress(const struct segment *s, const char *map, size_t len,
+    struct plain_out *out)
 {
 	ZSTD_DStream	*z;
 	ZSTD_inBuffer	 in = { map, len, 0 };
 	ZSTD_outBuffer	 o;
-	size_t		 cap = ZSTD_DStreamOutSize(), r = 1;
+	size_t		 cap = ZSTD_DStreamOutSize(), r = 1, at, n, in_was;
 	unsigned long long declared;
 	uint64_t	 written = 0;
-	char		*buf;
-	const char	*why = NULL;
+	char		*buf = NULL;
+	const char	*why;
 
 	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
 	    ZSTD_CONTENTSIZE_ERROR;
-	if (declared == ZSTD_CONTENTSIZE_ERROR ||
-	    declared == ZSTD_CONTENTSIZE_UNKNOWN)
-		why = "no frame that declares its size";
-	else if (declared > PLAIN_MAX || declared / PLAIN_RATIO > len)
-		why = "it claims more than a segment can hold";
-	else if (declared < LOG_MAGIC_LEN)
-		why = "too small to hold a journal";
-	if (why != NULL) {
+	if ((why = declared_size_wrong(declared, len)) != NULL) {
 		warnx("%s: a damaged compressed segment (%s); skipped",
 		    s->path, why);
 		return false;
 	}
-	if ((z = ZSTD_createDStream()) == NULL || (buf = malloc(cap)) == NULL)
+	if ((z = ZSTD_createDStream()) == NULL ||
+	    (out->image == NULL && (buf = malloc(cap)) == NULL))
 		err(EXIT_SYSTEM, "zstd");
 	while (why == NULL && in.pos < in.size) {
-		o = (ZSTD_outBuffer){ buf, cap, 0 };
+		at = out->image != NULL ? (size_t)written : 0;
+		o = out->image != NULL ? (ZSTD_outBuffer){ out->image,
+		    (size_t)declared, at } : (ZSTD_outBuffer){ buf, cap, 0 };
+		in_was = in.pos;
 		r = ZSTD_decompressStream(z, &o, &in);
 		if (ZSTD_isError(r)) {
 			why = ZSTD_getErrorName(r);
 			break;
 		}
+		n = o.pos - at;		/* what came now, at o.dst + at */
 		/* Its first bytes are a journal's, before more is written. */
-		if (written < LOG_MAGIC_LEN && o.pos > 0 &&
-		    memcmp(buf, &LOG_MAGIC[written], o.pos < LOG_MAGIC_LEN - written ?
-		    o.pos : LOG_MAGIC_LEN - written) != 0) {
+		if (written < LOG_MAGIC_LEN && n > 0 &&
+		    memcmp((char *)o.dst + at, &LOG_MAGIC[written],
+		    n < LOG_MAGIC_LEN - written ? n : LOG_MAGIC_LEN -
+		    written) != 0) {
 			why = "not a journal inside";
 			break;
 		}
-		if (o.pos > declared - written) {
+		/* In memory: full, and the frame would go on. */
+		if (n > declared - written || (n == 0 && in.pos == in_was)) {
 			why = "more than its frame declares";
 			break;
 		}
-		if (!write_all(out, buf, o.pos)) {
+		if (out->image == NULL && !write_all(out->fd, buf, n)) {
 			warn("%s: its decompressed bytes", s->path);
 			free(buf);
 			ZSTD_freeDStream(z);
 			return false;
 		}
-		written += o.pos;
+		written += n;
 		if (r == 0 && in.pos < in.size)
 			why = "bytes after its frame";
 	}
@@ -434,43 +460,59 @@ scratch_beside(const char *path)
 	return out;
 }
 
-/* A compressed segment's plain bytes into out; false (warned) if not. */
-static bool
-decompress_into(const struct segment *s, int out)
+/* A compressed segment mapped, for decompress(); NULL (warned) if not. */
+static char *
+compressed_map(const struct segment *s, size_t *len)
 {
+	static char	 nothing[1];	/* an empty file's: mmap refuses 0 */
 	struct stat	 sb;
 	void		*map;
 	int		 fd;
-	bool		 ok;
 
 	if ((fd = open(s->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC)) == -1) {
 		warn("%s", s->path);
-		return false;
+		return NULL;
 	}
 	if (fstat(fd, &sb) == -1 || (uint64_t)sb.st_size > SIZE_MAX) {
 		warn("%s", s->path);
 		(void)close(fd);
-		return false;
+		return NULL;
 	}
-	map = sb.st_size > 0 ? mmap(NULL, (size_t)sb.st_size, PROT_READ,
-	    MAP_PRIVATE, fd, 0) : NULL;
+	*len = (size_t)sb.st_size;
+	map = *len > 0 ? mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0) :
+	    nothing;
 	(void)close(fd);
 	if (map == MAP_FAILED) {
 		warn("%s", s->path);
-		return false;
+		return NULL;
 	}
-	ok = decompress(s, map, (size_t)sb.st_size, out);
-	if (map != NULL)
-		(void)munmap(map, (size_t)sb.st_size);
-	return ok;
+	return map;
+}
+
+static void
+compressed_unmap(char *map, size_t len)
+{
+	if (len > 0)
+		(void)munmap(map, len);
 }
 
 /* The scratch file fd once the segment is in it; -1 (fd closed) if not. */
 static int
 decompressed(const struct segment *s, int fd)
 {
-	if (decompress_into(s, fd))
+	struct plain_out out = { fd, NULL };
+	size_t		 len;
+	char		*map;
+	bool		 ok;
+
+	if ((map = compressed_map(s, &len)) == NULL) {
+		(void)close(fd);
+		return -1;
+	}
+	ok = decompress(s, map, len, &out);
+	compressed_unmap(map, len);
+	if (ok)
 		return fd;
 	(void)close(fd);
 	return -1;
@@ -488,6 +530,73 @@ archive_open(const struct segment *s)
 		return fd;
 	}
 	return decompressed(s, scratch_beside(s->path));
+}
+
+/*
+ * The most plain bytes a reader holds in memory: PLAIN_IN_MEMORY, and
+ * no more than a sixteenth of the machine's memory (as many workers as
+ * there are cores, at most four, may hold one each).
+ */
+#define PLAIN_IN_MEMORY	(UINT64_C(256) << 20)
+
+static uint64_t
+in_memory_max(void)
+{
+	long		 pages = sysconf(_SC_PHYS_PAGES);
+	long		 size = sysconf(_SC_PAGESIZE);
+	uint64_t	 part;
+
+	if (pages <= 0 || size <= 0)
+		return 0;
+	part = (uint64_t)pages / 16 * (uint64_t)size;
+	return part < PLAIN_IN_MEMORY ? part : PLAIN_IN_MEMORY;
+}
+
+bool
+archive_plain(const struct segment *s, struct plain *p)
+{
+	struct plain_out out = { -1, NULL };
+	unsigned long long declared;
+	size_t		 len;
+	char		*map;
+	bool		 ok;
+
+	*p = (struct plain){ -1, NULL, 0 };
+	if (!s->compressed)
+		return (p->fd = archive_open(s)) != -1;
+	if ((map = compressed_map(s, &len)) == NULL)
+		return false;
+	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
+	    ZSTD_CONTENTSIZE_ERROR;
+	if (declared_size_wrong(declared, len) != NULL ||
+	    declared > in_memory_max() || declared == 0) {
+		/* a file for it (decompress() says what is wrong) */
+		compressed_unmap(map, len);
+		return (p->fd = archive_open(s)) != -1;
+	}
+	/*
+	 * Reserved, not yet memory: a page is the process's once zstd
+	 * writes it.  In huge pages where the kernel has them, a fault and
+	 * a clearing for each 2 MiB rather than each 4 KiB; left out of a
+	 * core dump, as the nonces in it are.
+	 */
+	out.image = mmap(NULL, (size_t)declared, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (out.image == MAP_FAILED) {
+		compressed_unmap(map, len);
+		return (p->fd = archive_open(s)) != -1;
+	}
+	(void)madvise(out.image, (size_t)declared, MADV_HUGEPAGE);
+	(void)madvise(out.image, (size_t)declared, MADV_DONTDUMP);
+	ok = decompress(s, map, len, &out);
+	compressed_unmap(map, len);
+	if (!ok) {
+		(void)munmap(out.image, (size_t)declared);
+		return false;
+	}
+	p->image = out.image;
+	p->len = (size_t)declared;
+	return true;
 }
 
 /* ---- compaction's copies, left out of a compressed segment ---- */

@@ -39,6 +39,19 @@ void	 archive_list_free(struct segment *, size_t);
  * segment) when it cannot be read or its compressed frame is damaged.
  */
 int	 archive_open(const struct segment *);
+/*
+ * The same for a reader that reads it whole: a compressed segment whose
+ * plain bytes fit PLAIN_IN_MEMORY (256 MiB, and a sixteenth of the
+ * machine's memory) is decompressed into memory, image (len bytes, to
+ * munmap(2)), fd -1; any other is archive_open()'s, image NULL.  False
+ * (and a warning) as archive_open() fails.
+ */
+struct plain {
+	int		 fd;
+	char		*image;
+	size_t		 len;
+};
+bool	 archive_plain(const struct segment *, struct plain *);
 /* The limits from ARC_KEEP_HISTORY and ARC_KEEP_HISTORY_BYTES. */
 void	 archive_keep_env(struct keep *);
 /*

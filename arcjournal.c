@@ -414,6 +414,22 @@ journal_open(struct journal *j, const char *path, bool writable)
  * checked; name is for messages.  Nobody appends to it: no lock, and no
  * checkpoint.  fd is the journal's, closed by journal_close().
  */
+/* A segment's journal, opened as a reader reads it, its bytes not yet. */
+static void
+segment_setup(struct journal *j, const char *name, int fd)
+{
+	memset(j, 0, sizeof(*j));
+	if ((j->path = strdup(name)) == NULL)
+		err(EXIT_SYSTEM, "strdup");
+	j->fd = fd;
+	j->st = state_new(true);
+	journal_keep_past(j);	/* only history reads a segment */
+	j->retain = RETAIN_DEFAULT;
+	j->window = WINDOW_DEFAULT;
+	j->floor = j->checkpoint_floor = UINT64_MAX;
+	catch_bus();
+}
+
 bool
 journal_read_fd(struct journal *j, const char *name, int fd, bool scratch)
 {
@@ -421,17 +437,8 @@ journal_read_fd(struct journal *j, const char *name, int fd, bool scratch)
 	char		 head[MAGIC_LEN];
 	ssize_t		 n;
 
-	memset(j, 0, sizeof(*j));
-	if ((j->path = strdup(name)) == NULL)
-		err(EXIT_SYSTEM, "strdup");
-	j->fd = fd;
+	segment_setup(j, name, fd);
 	j->copy = scratch;
-	j->st = state_new(true);
-	journal_keep_past(j);	/* only history reads a segment */
-	j->retain = RETAIN_DEFAULT;
-	j->window = WINDOW_DEFAULT;
-	j->floor = j->checkpoint_floor = UINT64_MAX;
-	catch_bus();
 	if (fstat(fd, &sb) == -1) {
 		warn("%s", name);
 		return false;
@@ -446,6 +453,21 @@ journal_read_fd(struct journal *j, const char *name, int fd, bool scratch)
 	}
 	j->dev = sb.st_dev;
 	j->ino = sb.st_ino;
+	return catch_up(j);
+}
+
+bool
+journal_read_image(struct journal *j, const char *name, char *image,
+    size_t len)
+{
+	segment_setup(j, name, -1);
+	j->copy = true;
+	j->whole = image;
+	j->whole_len = len;
+	if (len < MAGIC_LEN || memcmp(image, MAGIC, MAGIC_LEN) != 0) {
+		warnx("%s: not an arc journal", name);
+		return false;
+	}
 	return catch_up(j);
 }
 
@@ -650,9 +672,11 @@ recover(struct journal *j, uint64_t size, bool framed, bool unfinished)
 
 	if (framed || j->version != 2)
 		goto damaged;	/* a sound frame with a wrong seq, or v1 */
-	map = mmap(NULL, (size_t)(size - base), PROT_READ, MAP_PRIVATE, j->fd,
-	    (off_t)base);
-	if (map == MAP_FAILED) {
+	if (j->whole != NULL) {
+		base = 0;
+		map = (char *)j->whole;
+	} else if ((map = mmap(NULL, (size_t)(size - base), PROT_READ,
+	    MAP_PRIVATE, j->fd, (off_t)base)) == MAP_FAILED) {
 		warn("%s: mmap", j->path);
 		return false;
 	}
@@ -680,7 +704,8 @@ recover(struct journal *j, uint64_t size, bool framed, bool unfinished)
 	    log_frame_ok(map + (at - base), (size_t)(size - at - 1)) :
 	    whole_record(map + (at - base), (size_t)(size - at)));
 	bus_disarm();
-	(void)munmap(map, (size_t)(size - base));
+	if (map != j->whole)
+		(void)munmap(map, (size_t)(size - base));
 	if (!proven && (zeros || (!found && !whole)))
 		return cut_tail(j, at, size);
 damaged:
@@ -1245,7 +1270,9 @@ catch_up(struct journal *j)
 	char		*map;
 	enum replayed	 r;
 
-	if (fstat(j->fd, &sb) == -1) {
+	if (j->fd == -1)	/* an image: its bytes are all there is */
+		sb.st_size = (off_t)j->whole_len;
+	else if (fstat(j->fd, &sb) == -1) {
 		warn("%s", j->path);
 		return false;
 	}

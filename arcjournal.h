@@ -44,7 +44,7 @@ struct journal {
 	bool		 salvage;	/* skip damaged records, do not refuse */
 	uint64_t	 skipped_at;	/* salvage: the last record skipped (its byte) */
 	bool		 past;		/* history's: every lifecycle, no checkpoint */
-	const char	*whole;		/* a scratch copy's bytes, all mapped */
+	const char	*whole;		/* a scratch copy's or image's bytes */
 	size_t		 whole_len;
 	bool		 copy;		/* whole is it: a scratch copy, ours */
 	bool		 warned_tail;
@@ -94,6 +94,9 @@ bool	 journal_open(struct journal *, const char *path, bool writable);
  */
 bool	 journal_read_fd(struct journal *, const char *name, int fd,
 	    bool scratch);
+/* The same, its plain bytes in memory: image, mapped, now the journal's. */
+bool	 journal_read_image(struct journal *, const char *name, char *image,
+	    size_t len);
 void	 journal_close(struct journal *);
 /*
  * Before the first read: keep every lifecycle the file holds, not only

@@ -651,13 +651,14 @@ segment_history(size_t item, struct buf *out, void *arg)
 	struct history	 mine = { sg->h->o, { 0 }, sg->h->now, NULL, 0, 0, NULL,
 	    0, NULL, 0 };
 	struct journal	 sj;
-	int		 fd;
+	struct plain	 plain;
 	bool		 ok;
 
-	if ((fd = archive_open(&sg->v[i])) == -1)
+	if (!archive_plain(&sg->v[i], &plain))
 		return false;
-	if ((ok = journal_read_fd(&sj, sg->v[i].path, fd,
-	    sg->v[i].compressed)))
+	if ((ok = plain.image != NULL ? journal_read_image(&sj, sg->v[i].path,
+	    plain.image, plain.len) : journal_read_fd(&sj, sg->v[i].path,
+	    plain.fd, sg->v[i].compressed)))
 		history_of(&mine, &sj, sg->n - i);
 	journal_close(&sj);
 	if (mine.n > 1)

@@ -217,7 +217,7 @@ print("ok")'
 	[[ "$output" == *"  b  resolved"* ]]
 }
 
-@test "--history reads each compressed segment into a copy of no name that it never syncs, in a worker of its own that it reaps, SIGCHLD ignored or not: the answer is the same" {
+@test "--history reads each compressed segment, never syncing a copy, in a worker of its own that it reaps, SIGCHLD ignored or not: the answer is the same" {
 	needs strace
 	settle_at 2026-08-26T01:16:00Z a
 	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
@@ -249,6 +249,36 @@ os.execvp(sys.argv[1], sys.argv[1:])' arc-status --history --since 10d
 	grep -q '  b  resolved' "$BATS_TEST_TMPDIR/out"
 	# and no file of its own is left beside the journal
 	[ "$(ls "${ARC_JOURNAL%/*}" | grep -cv -e '^journal$' -e '^journal\.history\.' -e '^journal\.wake$' -e '^journal\.checkpoint$')" -eq 0 ]
+}
+
+@test "--history decompresses a segment into memory of its declared size, or, where that would be more than a sixteenth of the machine's memory, into a file of no name beside it: the same lines" {
+	needs strace
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-27T12:00:00Z c
+	ARC_NOW=2026-08-27T13:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-28T00:00:00Z b
+	no_plain_segment
+	local form dir=${ARC_JOURNAL%/*}
+	for form in "" --json; do
+		# each process's calls in a file of its own (-ff), whole
+		rm -f "$BATS_TEST_TMPDIR"/*.trace.*
+		ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 strace -ff -qq \
+		    -e trace=openat,madvise -o "$BATS_TEST_TMPDIR/memory.trace" \
+		    "$ARC_BIN/arc-status" --history --since 10d $form >"$BATS_TEST_TMPDIR/memory"
+		# in memory: in huge pages where there are, no file for it
+		[ "$(cat "$BATS_TEST_TMPDIR"/memory.trace.* | grep -c ', MADV_HUGEPAGE)')" -eq 2 ]
+		! cat "$BATS_TEST_TMPDIR"/memory.trace.* | grep -q O_TMPFILE || false
+		# a machine of one page: a sixteenth of it holds no segment
+		ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 \
+		    LD_PRELOAD="$BATS_TEST_DIRNAME/smallmem/phys.so" ARC_TEST_PHYS_PAGES=1 \
+		    strace -ff -qq -e trace=openat,madvise -o "$BATS_TEST_TMPDIR/file.trace" \
+		    "$ARC_BIN/arc-status" --history --since 10d $form >"$BATS_TEST_TMPDIR/file"
+		[ "$(cat "$BATS_TEST_TMPDIR"/file.trace.* | grep -c "^openat(AT_FDCWD, \"$dir\", O_RDWR|O_CLOEXEC|O_TMPFILE")" -eq 2 ]
+		! cat "$BATS_TEST_TMPDIR"/file.trace.* | grep -q ', MADV_HUGEPAGE)' || false
+		cmp "$BATS_TEST_TMPDIR/memory" "$BATS_TEST_TMPDIR/file"
+		[ "$(wc -l <"$BATS_TEST_TMPDIR/memory")" -eq 3 ]
+	done
 }
 
 @test "a damaged plain segment is not compressed: --archive names the byte and leaves it as it is" {

@@ -45,6 +45,51 @@ check(bool ok, const char *fmt, ...)
 
 /* ---- CRC-32C (arccrc.c) ---- */
 
+/* The CRC-32C of n bytes, a bit at a time, as the polynomial defines it. */
+static uint32_t
+crc_by_bits(const unsigned char *p, size_t n)
+{
+	uint32_t	c = 0xffffffffu;
+	int		k;
+
+	while (n-- > 0) {
+		c ^= *p++;
+		for (k = 0; k < 8; k++)
+			c = c & 1 ? c >> 1 ^ 0x82f63b78u : c >> 1;
+	}
+	return c ^ 0xffffffffu;
+}
+
+/*
+ * Every length to past three rounds of the three streams (3 x 128 bytes
+ * each), at each of eight alignments, and in two parts cut anywhere:
+ * where the streams are joined is where a CRC computed in pieces goes
+ * wrong.
+ */
+static void
+crc_lengths(void)
+{
+	static unsigned char	 data[1300 + 8];
+	uint32_t		 x = 2463534242u;
+	size_t			 i, n, off, bad = 0, cuts = 0;
+
+	for (i = 0; i < sizeof(data); i++) {	/* xorshift32 */
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		data[i] = (unsigned char)x;
+	}
+	for (off = 0; off < 8; off++)
+		for (n = 0; n <= 1300; n++)
+			bad += crc32c(data + off, n) != crc_by_bits(data + off, n);
+	for (i = 0; i <= 1300; i += 13, cuts++)
+		bad += crc32c_extend(crc32c(data, i), data + i, 1300 - i) !=
+		    crc_by_bits(data, 1300);
+	check(bad == 0, "crc32c: %zu lengths to 1,300 bytes at eight "
+	    "alignments and %zu cuts the polynomial's, bit by bit: %zu not",
+	    (size_t)8 * 1301, cuts, bad);
+}
+
 static void
 crc(void)
 {
@@ -66,6 +111,7 @@ crc(void)
 	    "crc32c: 00..1f is 46dd794e (RFC 3720 B.4)");
 	check(crc32c_extend(crc32c("1234", 4), "56789", 5) == 0xe3069283,
 	    "crc32c: extended in two parts is the whole's");
+	crc_lengths();
 }
 
 /* ---- canonical JSON (arcdigest.c, RFC 8785) ---- */

@@ -29,7 +29,7 @@ OBJS	 = arcmain.o arc-web.o arc-validate.o arc-apply.o arc-answer.o arc-wait.o \
 	   arcstate.o \
 	   arcproblem.o arcvalidate.o arcrecord.o arcevent.o arcbuf.o arcjson.o arctime.o \
 	   arcfile.o arcterm.o arcdigest.o arcsha256.o arccrc.o arcline.o arcutf8.o arcjsonout.o arcbell.o \
-	   arcwaiter.o arcnarrow.o arcfanout.o
+	   arcwaiter.o arcnarrow.o arcfanout.o arcmemory.o
 HEADERS	 = arc.h arcterm.h arcproblem.h arcvalidate.h arcrecord.h arcevent.h \
 	   arcstate.h arcrules.h arclog.h arccheckpoint.h arcarchive.h arcjournal.h \
 	   arcfilter.h arcusage.h arcvia.h arcwords.h arcbind.h arcpick.h arcshow.h arcfollow.h \

@@ -16,8 +16,8 @@
  * This header is the bottom layer, L0, which everything may use: buffers,
  * arenas, string views and hex (arcbuf.c), strict JSON (arcjson.c),
  * UTF-8 (arcutf8.c), time and durations (arctime.c), digests and ids
- * (arcdigest.c, arccrc.c), bounded input lines (arcline.c) and files ours
- * alone (arcfile.c).  Every
+ * (arcdigest.c, arccrc.c), bounded input lines (arcline.c), files ours
+ * alone (arcfile.c) and the memory we may use (arcmemory.c).  Every
  * other file that others call has a header of its own, which declares
  * only that file's functions; the layers are drawn in t/layers.
  */
@@ -320,5 +320,9 @@ int	 folder_watch(const char *path);
 bool	 folder_watch_read(int, const char *base);	/* about base? */
 bool	 folder_sleep(int, const char *base, int64_t ms, int out);
 int64_t	 monotonic_ms(void);	/* for timeouts and deadlines */
+
+/* ---- the memory we may use (arcmemory.c) ---- */
+/* The machine's, or less where our control group (or one above) says. */
+uint64_t memory_we_may_use(void);
 
 #endif /* ARC_H */

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "arc.h"
 #include "arcspawn.h"
@@ -361,11 +362,12 @@ declared_size_wrong(unsigned long long declared, size_t len)
 
 /*
  * Where a compressed segment's plain bytes go: a file (write(2) as zstd
- * gives them), or memory mapped for their declared size (image).
+ * gives them), or memory mapped for their declared size (image, len).
  */
 struct plain_out {
 	int		 fd;
 	char		*image;
+	size_t		 len;
 };
 
 /*
@@ -391,7 +393,11 @@ decompress(const struct segment *s, const char *map, size_t len,
 
 	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
 	    ZSTD_CONTENTSIZE_ERROR;
-	if ((why = declared_size_wrong(declared, len)) != NULL) {
+	/* The frame read again: the file may have changed since the map. */
+	if ((why = declared_size_wrong(declared, len)) == NULL &&
+	    out->image != NULL && declared != out->len)
+		why = "it changed as it was read";
+	if (why != NULL) {
 		warnx("%s: a damaged compressed segment (%s); skipped",
 		    s->path, why);
 		return false;
@@ -402,11 +408,13 @@ decompress(const struct segment *s, const char *map, size_t len,
 	while (why == NULL && in.pos < in.size) {
 		at = out->image != NULL ? (size_t)written : 0;
 		o = out->image != NULL ? (ZSTD_outBuffer){ out->image,
-		    (size_t)declared, at } : (ZSTD_outBuffer){ buf, cap, 0 };
+		    out->len, at } : (ZSTD_outBuffer){ buf, cap, 0 };
 		in_was = in.pos;
 		r = ZSTD_decompressStream(z, &o, &in);
+		/* In one pass, zstd says so of a frame past its declared size. */
 		if (ZSTD_isError(r)) {
-			why = ZSTD_getErrorName(r);
+			why = ZSTD_getErrorCode(r) == ZSTD_error_dstSize_tooSmall ?
+			    "more than its frame declares" : ZSTD_getErrorName(r);
 			break;
 		}
 		n = o.pos - at;		/* what came now, at o.dst + at */
@@ -501,7 +509,7 @@ compressed_unmap(char *map, size_t len)
 static int
 decompressed(const struct segment *s, int fd)
 {
-	struct plain_out out = { fd, NULL };
+	struct plain_out out = { fd, NULL, 0 };
 	size_t		 len;
 	char		*map;
 	bool		 ok;
@@ -534,7 +542,7 @@ archive_open(const struct segment *s)
 
 /*
  * The most plain bytes a reader holds in memory: PLAIN_IN_MEMORY, and
- * no more than a sixteenth of the machine's memory (as many workers as
+ * no more than a sixteenth of what memory we may use (as many workers as
  * there are cores, at most four, may hold one each).
  */
 #define PLAIN_IN_MEMORY	(UINT64_C(256) << 20)
@@ -542,20 +550,15 @@ archive_open(const struct segment *s)
 static uint64_t
 in_memory_max(void)
 {
-	long		 pages = sysconf(_SC_PHYS_PAGES);
-	long		 size = sysconf(_SC_PAGESIZE);
-	uint64_t	 part;
+	uint64_t	 part = memory_we_may_use() / 16;
 
-	if (pages <= 0 || size <= 0)
-		return 0;
-	part = (uint64_t)pages / 16 * (uint64_t)size;
 	return part < PLAIN_IN_MEMORY ? part : PLAIN_IN_MEMORY;
 }
 
 bool
 archive_plain(const struct segment *s, struct plain *p)
 {
-	struct plain_out out = { -1, NULL };
+	struct plain_out out = { -1, NULL, 0 };
 	unsigned long long declared;
 	size_t		 len;
 	char		*map;
@@ -588,10 +591,11 @@ archive_plain(const struct segment *s, struct plain *p)
 	}
 	(void)madvise(out.image, (size_t)declared, MADV_HUGEPAGE);
 	(void)madvise(out.image, (size_t)declared, MADV_DONTDUMP);
+	out.len = (size_t)declared;
 	ok = decompress(s, map, len, &out);
 	compressed_unmap(map, len);
 	if (!ok) {
-		(void)munmap(out.image, (size_t)declared);
+		(void)munmap(out.image, out.len);
 		return false;
 	}
 	p->image = out.image;

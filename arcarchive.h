@@ -41,10 +41,10 @@ void	 archive_list_free(struct segment *, size_t);
 int	 archive_open(const struct segment *);
 /*
  * The same for a reader that reads it whole: a compressed segment whose
- * plain bytes fit PLAIN_IN_MEMORY (256 MiB, and a sixteenth of the
- * machine's memory) is decompressed into memory, image (len bytes, to
- * munmap(2)), fd -1; any other is archive_open()'s, image NULL.  False
- * (and a warning) as archive_open() fails.
+ * plain bytes fit PLAIN_IN_MEMORY (256 MiB, and a sixteenth of what
+ * memory_we_may_use() says) is decompressed into memory, image (len
+ * bytes, to munmap(2)), fd -1; any other is archive_open()'s, image
+ * NULL.  False (and a warning) as archive_open() fails.
  */
 struct plain {
 	int		 fd;

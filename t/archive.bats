@@ -217,6 +217,38 @@ print("ok")'
 	[[ "$output" == *"  b  resolved"* ]]
 }
 
+@test "a frame that declares a byte less than it holds is skipped and named, decompressed into memory or into a file" {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-28T00:00:00Z b
+	local seg; seg=$(ls "$ARC_JOURNAL".history.*.zst)
+	# RFC 8878 3.1.1.1: the content size, after the descriptor, the
+	# window byte (unless single segment) and the dictionary id
+	python3 - "$seg" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+assert b[:4] == b'\x28\xb5\x2f\xfd'
+fhd = b[4]
+single = fhd >> 5 & 1
+at = 5 + (0 if single else 1) + [0, 1, 2, 4][fhd & 3]
+size = [1 if single else 0, 2, 4, 8][fhd >> 6]
+base = 256 if size == 2 else 0	# a two-byte size counts from 256
+assert size in (2, 4, 8)
+n = int.from_bytes(b[at:at + size], 'little') + base
+b[at:at + size] = (n - 1 - base).to_bytes(size, 'little')
+open(sys.argv[1], 'wb').write(bytes(b))
+PY
+	ARC_NOW=2026-08-29T00:00:00Z run --separate-stderr arc-status --history --since 10d
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${seg##*/}: a damaged compressed segment (more than its frame declares); skipped"* ]]
+	[[ "$output" == *"  b  resolved"* ]]
+	ARC_NOW=2026-08-29T00:00:00Z LD_PRELOAD="$BATS_TEST_DIRNAME/smallmem/phys.so" \
+	    ARC_TEST_PHYS_PAGES=1 run --separate-stderr arc-status --history --since 10d
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"${seg##*/}: a damaged compressed segment ("*"); skipped"* ]]
+	[[ "$output" == *"  b  resolved"* ]]
+}
+
 @test "--history reads each compressed segment, never syncing a copy, in a worker of its own that it reaps, SIGCHLD ignored or not: the answer is the same" {
 	needs strace
 	settle_at 2026-08-26T01:16:00Z a

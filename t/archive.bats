@@ -19,6 +19,15 @@ settle_at() {
 	{ information "$2"; resolved "$2"; } | ARC_NOW=$1 apply >/dev/null
 }
 
+# two_segments: a and c settled into a compressed segment each, b after
+two_segments() {
+	settle_at 2026-08-26T01:16:00Z a
+	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-27T12:00:00Z c
+	ARC_NOW=2026-08-27T13:00:00Z arc-apply --compact --retain 1h
+	settle_at 2026-08-28T00:00:00Z b
+}
+
 # flip_segment_byte FILE OFFSET: one bit of FILE flipped at OFFSET
 flip_segment_byte() {
 	python3 -c 'import sys
@@ -174,11 +183,7 @@ print("ok")'
 }
 
 @test "a compressed segment unpacks within what it declares: a bomb, a segment cut short, one of no journal, each skipped with its name while the rest prints" {
-	settle_at 2026-08-26T01:16:00Z a
-	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
-	settle_at 2026-08-27T12:00:00Z c
-	ARC_NOW=2026-08-27T13:00:00Z arc-apply --compact --retain 1h
-	settle_at 2026-08-28T00:00:00Z b
+	two_segments
 	local segs; segs=($(ls "$ARC_JOURNAL".history.*))
 	[ "${#segs[@]}" -eq 2 ]
 	local dir=${ARC_JOURNAL%/*} before
@@ -251,11 +256,7 @@ PY
 
 @test "--history reads each compressed segment, never syncing a copy, in a worker of its own that it reaps, SIGCHLD ignored or not: the answer is the same" {
 	needs strace
-	settle_at 2026-08-26T01:16:00Z a
-	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
-	settle_at 2026-08-27T12:00:00Z c
-	ARC_NOW=2026-08-27T13:00:00Z arc-apply --compact --retain 1h
-	settle_at 2026-08-28T00:00:00Z b
+	two_segments
 	no_plain_segment
 	[ "$(segments | wc -l)" -eq 2 ]
 	ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e signal=none \
@@ -285,11 +286,7 @@ os.execvp(sys.argv[1], sys.argv[1:])' arc-status --history --since 10d
 
 @test "--history decompresses a segment into memory of its declared size, or, where that would be more than a sixteenth of the machine's memory, into a file of no name beside it: the same lines" {
 	needs strace
-	settle_at 2026-08-26T01:16:00Z a
-	ARC_NOW=2026-08-27T00:00:00Z arc-apply --compact --retain 1h
-	settle_at 2026-08-27T12:00:00Z c
-	ARC_NOW=2026-08-27T13:00:00Z arc-apply --compact --retain 1h
-	settle_at 2026-08-28T00:00:00Z b
+	two_segments
 	no_plain_segment
 	local form dir=${ARC_JOURNAL%/*}
 	for form in "" --json; do

@@ -505,30 +505,23 @@ compressed_unmap(char *map, size_t len)
 		(void)munmap(map, len);
 }
 
-/* The scratch file fd once the segment is in it; -1 (fd closed) if not. */
+/* A scratch file once the segment mapped at map is in it; -1 if not. */
 static int
-decompressed(const struct segment *s, int fd)
+decompressed(const struct segment *s, const char *map, size_t len)
 {
-	struct plain_out out = { fd, NULL, 0 };
-	size_t		 len;
-	char		*map;
-	bool		 ok;
+	struct plain_out out = { scratch_beside(s->path), NULL, 0 };
 
-	if ((map = compressed_map(s, &len)) == NULL) {
-		(void)close(fd);
-		return -1;
-	}
-	ok = decompress(s, map, len, &out);
-	compressed_unmap(map, len);
-	if (ok)
-		return fd;
-	(void)close(fd);
+	if (decompress(s, map, len, &out))
+		return out.fd;
+	(void)close(out.fd);
 	return -1;
 }
 
 int
 archive_open(const struct segment *s)
 {
+	size_t	 len;
+	char	*map;
 	int	 fd;
 
 	if (!s->compressed) {
@@ -537,7 +530,11 @@ archive_open(const struct segment *s)
 			warn("%s", s->path);
 		return fd;
 	}
-	return decompressed(s, scratch_beside(s->path));
+	if ((map = compressed_map(s, &len)) == NULL)
+		return -1;
+	fd = decompressed(s, map, len);
+	compressed_unmap(map, len);
+	return fd;
 }
 
 /*
@@ -571,36 +568,31 @@ archive_plain(const struct segment *s, struct plain *p)
 		return false;
 	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
 	    ZSTD_CONTENTSIZE_ERROR;
-	if (declared_size_wrong(declared, len) != NULL ||
-	    declared > in_memory_max() || declared == 0) {
-		/* a file for it (decompress() says what is wrong) */
-		compressed_unmap(map, len);
-		return (p->fd = archive_open(s)) != -1;
-	}
 	/*
 	 * Reserved, not yet memory: a page is the process's once zstd
 	 * writes it.  In huge pages where the kernel has them, a fault and
 	 * a clearing for each 2 MiB rather than each 4 KiB; left out of a
-	 * core dump, as the nonces in it are.
+	 * core dump, as the nonces in it are.  Otherwise a file (and
+	 * decompress() says what is wrong with a size it will not take).
 	 */
-	out.image = mmap(NULL, (size_t)declared, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (out.image == MAP_FAILED) {
-		compressed_unmap(map, len);
-		return (p->fd = archive_open(s)) != -1;
+	if (declared_size_wrong(declared, len) == NULL &&
+	    declared <= in_memory_max() && (out.image = mmap(NULL,
+	    (size_t)declared, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)) != MAP_FAILED) {
+		out.len = (size_t)declared;
+		(void)madvise(out.image, out.len, MADV_HUGEPAGE);
+		(void)madvise(out.image, out.len, MADV_DONTDUMP);
+		if ((ok = decompress(s, map, len, &out))) {
+			p->image = out.image;
+			p->len = out.len;
+		} else {
+			(void)munmap(out.image, out.len);
+		}
+	} else {
+		ok = (p->fd = decompressed(s, map, len)) != -1;
 	}
-	(void)madvise(out.image, (size_t)declared, MADV_HUGEPAGE);
-	(void)madvise(out.image, (size_t)declared, MADV_DONTDUMP);
-	out.len = (size_t)declared;
-	ok = decompress(s, map, len, &out);
 	compressed_unmap(map, len);
-	if (!ok) {
-		(void)munmap(out.image, out.len);
-		return false;
-	}
-	p->image = out.image;
-	p->len = (size_t)declared;
-	return true;
+	return ok;
 }
 
 /* ---- compaction's copies, left out of a compressed segment ---- */

@@ -410,11 +410,11 @@ journal_open(struct journal *j, const char *path, bool writable)
 
 /*
  * A closed file of history (an archive segment, or its bytes decompressed
- * into fd) replayed as a reader replays the journal, each record's frame
- * checked; name is for messages.  Nobody appends to it: no lock, and no
- * checkpoint.  fd is the journal's, closed by journal_close().
+ * into fd or an image) replayed as a reader replays the journal, each
+ * record's frame checked; name is for messages.  Nobody appends to it: no
+ * lock, and no checkpoint.  fd, or the image, is the journal's, let go by
+ * journal_close().  This sets one up, its bytes not yet read.
  */
-/* A segment's journal, opened as a reader reads it, its bytes not yet. */
 static void
 segment_setup(struct journal *j, const char *name, int fd)
 {

@@ -76,8 +76,10 @@ waiting_words(struct buf *b, const char *journal, const struct cview *v)
 	    "; no one is waiting now");
 }
 
-/* The view's choice whose id is given, or NULL. */
-/* w NULL: the choice is looked for in q alone, the view not built. */
+/*
+ * The choice whose id is given, into found: the view's, or with w NULL,
+ * looked for in q alone, the view not built.  False: none has that id.
+ */
 static bool
 choice_by_id(struct view_choice *found, struct arena *a, const struct rec *q,
     const struct view *w, const struct jval *id)
@@ -87,8 +89,7 @@ choice_by_id(struct view_choice *found, struct arena *a, const struct rec *q,
 	if (w == NULL)
 		return view_choice_of(found, a, q, sv_json(id));
 	for (i = 0; i < w->nchoices; i++)
-		if (w->choices[i].id.n == id->len &&
-		    memcmp(w->choices[i].id.p, id->s, id->len) == 0) {
+		if (sv_same(w->choices[i].id, sv_json(id))) {
 			*found = w->choices[i];
 			return true;
 		}
@@ -592,7 +593,8 @@ history_run(struct history *h, size_t from, bool sorted)
 /*
  * A segment's lifecycles go from the worker that found them to us as
  * bytes: each one's rank, its instant in two numbers (the seconds, the
- * fraction) and its four strings, lengths first.
+ * fraction) and three strings, lengths first: its id (its key, NUL, its
+ * notification id: the key is read from there), when, its text.
  */
 static void
 put_u64(struct buf *b, uint64_t v)
@@ -670,7 +672,6 @@ segment_history(size_t item, struct buf *out, void *arg)
 		    (uint64_t)mine.v[k].when_long << 32);
 		put_bytes(out, mine.v[k].id, mine.v[k].id_len);
 		put_bytes(out, mine.v[k].when, strlen(mine.v[k].when));
-		put_bytes(out, mine.v[k].key, strlen(mine.v[k].key));
 		put_bytes(out, mine.v[k].text, mine.v[k].text_len);
 		settled_free(&mine.v[k]);
 	}
@@ -705,10 +706,10 @@ segment_take(size_t item, struct buf *got, void *arg)
 		    !get_u64(&p, end, &frac) ||
 		    (one.id = get_bytes(&p, end, &one.id_len)) == NULL ||
 		    (one.when = get_bytes(&p, end, NULL)) == NULL ||
-		    (one.key = get_bytes(&p, end, NULL)) == NULL ||
 		    (one.text = get_bytes(&p, end, &one.text_len)) == NULL)
 			errx(EXIT_SYSTEM, "internal error: %s: what its worker "
 			    "found is cut short", sg->v[sg->read[item]].path);
+		one.key = one.id;	/* to its first NUL, within id_len */
 		one.rank = (size_t)rank;
 		one.when_s = (int64_t)when_s;
 		one.when_frac = (uint32_t)frac;

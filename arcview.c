@@ -411,8 +411,7 @@ view_choice_of(struct view_choice *vc, struct arena *a, const struct rec *q,
 		return false;
 	json_cursor_open(&list, a, q->f[I_CHOICES].p, q->f[I_CHOICES].n);
 	while (!found && choice_next(&list, &cid, &label, &detail) == 1) {
-		if (cid.p != NULL && cid.n == id.n &&
-		    memcmp(cid.p, id.p, id.n) == 0) {
+		if (cid.p != NULL && sv_same(cid, id)) {
 			choice_make(vc, a, &t, cid, label, detail);
 			found = true;
 		}

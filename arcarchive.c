@@ -552,6 +552,39 @@ in_memory_max(void)
 	return part < PLAIN_IN_MEMORY ? part : PLAIN_IN_MEMORY;
 }
 
+/*
+ * Where a segment is decompressed in memory: one mapping a process keeps
+ * and uses again for the next, grown (its pages kept) for a larger one.
+ * A worker that reads segment after segment faults in only the largest
+ * one's pages, once.  Reserved, not yet memory: a page is ours once zstd
+ * writes it; left out of a core dump, as the nonces in it are.  Not in
+ * huge pages: on a guest whose host takes back the free memory it is
+ * told of (ours, CI's), each fresh 2 MiB page is faulted in by the host,
+ * which made a first listing take twice a second one (arc-journal(5)).
+ */
+static struct {
+	char	*p;
+	size_t	 len;
+} scratch;
+
+static char *
+scratch_of(size_t len)
+{
+	void	*p;
+
+	if (len <= scratch.len)
+		return scratch.p;
+	p = scratch.p == NULL ? mmap(NULL, len, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) :
+	    mremap(scratch.p, scratch.len, len, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED)
+		return NULL;
+	(void)madvise(p, len, MADV_DONTDUMP);
+	scratch.p = p;
+	scratch.len = len;
+	return p;
+}
+
 bool
 archive_plain(const struct segment *s, struct plain *p)
 {
@@ -569,24 +602,16 @@ archive_plain(const struct segment *s, struct plain *p)
 	declared = len > 0 ? ZSTD_getFrameContentSize(map, len) :
 	    ZSTD_CONTENTSIZE_ERROR;
 	/*
-	 * Reserved, not yet memory: a page is the process's once zstd
-	 * writes it.  In huge pages where the kernel has them, a fault and
-	 * a clearing for each 2 MiB rather than each 4 KiB; left out of a
-	 * core dump, as the nonces in it are.  Otherwise a file (and
+	 * In memory where it is a small part of it; otherwise a file (and
 	 * decompress() says what is wrong with a size it will not take).
 	 */
 	if (declared_size_wrong(declared, len) == NULL &&
-	    declared <= in_memory_max() && (out.image = mmap(NULL,
-	    (size_t)declared, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)) != MAP_FAILED) {
+	    declared <= in_memory_max() &&
+	    (out.image = scratch_of((size_t)declared)) != NULL) {
 		out.len = (size_t)declared;
-		(void)madvise(out.image, out.len, MADV_HUGEPAGE);
-		(void)madvise(out.image, out.len, MADV_DONTDUMP);
 		if ((ok = decompress(s, map, len, &out))) {
 			p->image = out.image;
 			p->len = out.len;
-		} else {
-			(void)munmap(out.image, out.len);
 		}
 	} else {
 		ok = (p->fd = decompressed(s, map, len)) != -1;

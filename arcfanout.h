@@ -1,11 +1,13 @@
 /*
- * Work fanned out (arcfanout.c): items done each by a forked worker of
- * our own, as many at a time as the machine has cores (at most four).
- * A worker runs work() in a copy of the caller's memory and hands back
- * bytes; the caller gets each item's bytes by take(), in the order the
- * workers end, so take() must not care which comes first.  An item
- * whose worker cannot start (no process, no pipe) is done in the caller,
- * where what would have ended its worker (an err(3)) ends the caller.
+ * Work fanned out (arcfanout.c): items done by forked workers of our
+ * own, one for each core we may run on (at most four), each doing one
+ * item after another in the order they are numbered, taking the next as
+ * it ends.  A worker runs work() in a copy of the caller's memory, and
+ * what one item leaves there the next finds; it hands back bytes.  The
+ * caller gets each item's bytes by take(), in the order they are done,
+ * so take() must not care which comes first.  An item whose worker
+ * cannot start (no process, no socket) is done in the caller, where what
+ * would have ended its worker (an err(3)) ends the caller.
  */
 #ifndef ARCFANOUT_H
 #define ARCFANOUT_H

@@ -145,7 +145,7 @@ shrank(const struct journal *j)
 static bool
 bus_caught(const struct journal *j)
 {
-	if (bus_map != NULL)
+	if (bus_map != NULL && !(j->lent && bus_map == j->whole))
 		(void)munmap(bus_map, bus_maplen);
 	bus_map = NULL;
 	return shrank(j);
@@ -461,7 +461,7 @@ journal_read_image(struct journal *j, const char *name, char *image,
     size_t len)
 {
 	segment_setup(j, name, -1);
-	j->copy = true;
+	j->copy = j->lent = true;
 	j->whole = image;
 	j->whole_len = len;
 	if (len < MAGIC_LEN || memcmp(image, MAGIC, MAGIC_LEN) != 0) {
@@ -492,7 +492,7 @@ journal_close(struct journal *j)
 	if (j->fd != -1)
 		(void)close(j->fd);
 	j->fd = -1;
-	if (j->whole != NULL)
+	if (j->whole != NULL && !j->lent)
 		(void)munmap((void *)j->whole, j->whole_len);
 	j->whole = NULL;
 	state_free(j->st);

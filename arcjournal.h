@@ -47,6 +47,7 @@ struct journal {
 	const char	*whole;		/* a scratch copy's or image's bytes */
 	size_t		 whole_len;
 	bool		 copy;		/* whole is it: a scratch copy, ours */
+	bool		 lent;		/* whole is the caller's image */
 	bool		 warned_tail;
 	bool		 upgraded;	/* from version 1, by this lock */
 	bool		 reread;	/* its state not whole: from the file */
@@ -94,7 +95,8 @@ bool	 journal_open(struct journal *, const char *path, bool writable);
  */
 bool	 journal_read_fd(struct journal *, const char *name, int fd,
 	    bool scratch);
-/* The same, its plain bytes in memory: image, mapped, now the journal's. */
+/* The same, its plain bytes in memory: image, the caller's, kept past
+ * journal_close. */
 bool	 journal_read_image(struct journal *, const char *name, char *image,
 	    size_t len);
 void	 journal_close(struct journal *);

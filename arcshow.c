@@ -725,17 +725,16 @@ segment_take(size_t item, struct buf *got, void *arg)
  * The segments that may hold what was settled in the range: a segment's
  * records span from its first record's time to the next segment's first
  * (its compaction copied what was live on), so one that ends before the
- * range or starts after it is not opened.  Each is decompressed and read
- * by a worker of its own, two or more at a time: a segment's reading is
- * one core's work, and the order the workers end in is none of the
- * output's, which is sorted.
+ * range or starts after it is not opened.  Workers decompress and read
+ * them, one a core: a segment's reading is one core's work, and the
+ * order they are done in is none of the output's, which is sorted.
  */
 static int
 history_archives(struct history *h, const char *journal)
 {
 	struct segments	 sg = { h, NULL, 0, NULL };
 	const char	**names;
-	size_t		 i, nread = 0;
+	size_t		 i, k, nread = 0;
 	int64_t		 end;
 	int		 status = 0;
 
@@ -751,9 +750,23 @@ history_archives(struct history *h, const char *journal)
 			continue;	/* a compression cut short: read one */
 		if (sg.v[i].from > h->o->until || end < h->o->since)
 			continue;
-		names[nread] = sg.v[i].path;
 		sg.read[nread++] = i;
 	}
+	/*
+	 * The largest first: a worker reads one segment after another, and
+	 * takes the next as it ends, so the last to end ends near the rest,
+	 * and a worker's first segment makes its memory as large as any
+	 * after it needs.
+	 */
+	for (i = 1; i < nread; i++)
+		for (k = i; k > 0 && sg.v[sg.read[k]].size >
+		    sg.v[sg.read[k - 1]].size; k--) {
+			size_t t = sg.read[k];
+			sg.read[k] = sg.read[k - 1];
+			sg.read[k - 1] = t;
+		}
+	for (i = 0; i < nread; i++)
+		names[i] = sg.v[sg.read[i]].path;
 	if (!fanout(nread, names, segment_history, segment_take, &sg))
 		status = EXIT_SYSTEM;
 	free(names);

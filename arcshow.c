@@ -522,22 +522,58 @@ history_add(struct history *h, struct journal *j, const struct condition *c,
 	it->borrowed = false;
 }
 
+static int
+by_place(const void *a, const void *b)
+{
+	const struct condition	*x = *(const struct condition * const *)a;
+	const struct condition	*y = *(const struct condition * const *)b;
+
+	return x->notification.off < y->notification.off ? -1 :
+	    x->notification.off > y->notification.off;
+}
+
+struct conditions {
+	struct condition	**v;
+	size_t			  n, cap;
+};
+
+static void
+conditions_add(struct conditions *all, struct condition *c)
+{
+	if (all->n == all->cap) {
+		all->cap = all->cap ? all->cap * 2 : 64;
+		if ((all->v = reallocarray(all->v, all->cap,
+		    sizeof(*all->v))) == NULL)
+			err(EXIT_SYSTEM, "reallocarray");
+	}
+	all->v[all->n++] = c;
+}
+
 /*
  * The settled conditions of one journal (or segment) into h: the
- * lifecycles newer ones replaced (journal_keep_past), then the latest
- * under each key.
+ * lifecycles newer ones replaced (journal_keep_past) and the latest
+ * under each key, read in the order their records lie in the file.
+ * That order is near the one they are sorted in (a record is written
+ * when its condition changes), which halves the sort after, and walks
+ * a segment's image forward rather than in the hash table's order.
  */
 static void
 history_of(struct history *h, struct journal *j, size_t rank)
 {
-	const struct condition	*c;
+	struct conditions	 all = { NULL, 0, 0 };
+	struct condition	*c;
 	struct buf		 b = { 0 };
 	size_t			 i;
 
 	for (i = 0; (c = state_past(j->st, i)) != NULL; i++)
-		history_add(h, j, c, rank, &b);
+		conditions_add(&all, c);
 	for (c = state_first(j->st, &i); c != NULL; c = state_next(j->st, &i))
-		history_add(h, j, c, rank, &b);
+		conditions_add(&all, c);
+	if (all.n > 1)
+		qsort(all.v, all.n, sizeof(*all.v), by_place);
+	for (i = 0; i < all.n; i++)
+		history_add(h, j, all.v[i], rank, &b);
+	free(all.v);
 	buf_free(&b);
 }
 

@@ -168,7 +168,7 @@ print-rooms:
 # them too (make test-helpers) when they are missing or older than their
 # source.
 TEST_HELPERS = t/powerloss/shim.so t/powerloss/flip t/notify/forge t/notify/refuse \
-	       t/unit t/narrow/probe.so t/smallmem/phys.so
+	       t/unit t/narrow/probe.so t/smallmem/phys.so t/fanout/socket.so
 test-helpers: $(TEST_HELPERS)
 
 # The pure functions of the lower layers, against their standards (t/unit.c).
@@ -182,6 +182,8 @@ t/narrow/probe.so: t/narrow/probe.c
 # A machine of little memory, as sysconf(3) tells it.
 t/smallmem/phys.so: t/smallmem/phys.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/smallmem/phys.c -ldl
+t/fanout/socket.so: t/fanout/socket.c
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/fanout/socket.c -ldl
 
 t/powerloss/shim.so: t/powerloss/shim.c
 	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -fPIC -shared -o $@ t/powerloss/shim.c -ldl

@@ -120,12 +120,17 @@ serve(int fd, fanout_work *work, void *arg)
 	_exit(r == 0 ? 0 : 1);
 }
 
-/* false: no worker (no socket, no process), nothing started. */
+/*
+ * A worker in w[n], the others running before it: false, no worker (no
+ * socket, no process), nothing started.
+ */
 static bool
-start(struct worker *w, fanout_work *work, void *arg)
+start(struct worker *others, size_t n, fanout_work *work, void *arg)
 {
-	pid_t	 parent = getpid();
-	int	 s[2];
+	struct worker	*w = &others[n];
+	pid_t		 parent = getpid();
+	int		 s[2];
+	size_t		 i;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s) == -1)
 		return false;
@@ -140,6 +145,9 @@ start(struct worker *w, fanout_work *work, void *arg)
 		if (getppid() != parent)
 			_exit(1);	/* gone already: nobody reads it */
 		(void)close(s[0]);
+		/* Our copies of the others' sockets would keep them open. */
+		for (i = 0; i < n; i++)
+			(void)close(others[i].fd);
 		serve(s[1], work, arg);
 	}
 	(void)close(s[1]);
@@ -190,12 +198,12 @@ ended(struct worker *w, const char *const *names)
 		    names[w->item], WTERMSIG(status));
 }
 
-enum heard { HEARD_MORE, HEARD_FRAME, HEARD_END };
+enum heard { HEARD_MORE, HEARD_FRAME, HEARD_END, HEARD_WRONG };
 
 /*
  * What the socket has now: more of a frame, a frame whole (its head in
- * w->head, its bytes in w->got), or the worker's end (the socket
- * closed, or what came is not a frame of the item given).
+ * w->head, its bytes in w->got), the worker's end (the socket closed),
+ * or what is not a frame of the item given.
  */
 static enum heard
 hear(struct worker *w)
@@ -209,7 +217,7 @@ hear(struct worker *w)
 			if (w->head[0] != w->item || w->head[1] > 1 ||
 			    (w->head[1] == 0 && w->head[2] != 0) ||
 			    w->head[2] > SIZE_MAX / 2)
-				return HEARD_END;
+				return HEARD_WRONG;
 			w->want = w->head[2];
 			w->got.len = 0;
 			w->got.cap = (size_t)w->want + 1;	/* exactly */
@@ -226,7 +234,7 @@ hear(struct worker *w)
 
 		n = read(w->fd, &c, 1);	/* idle: only its end may come */
 		if (n > 0)
-			return HEARD_END;
+			return HEARD_WRONG;
 	}
 	if (n == -1 && errno == EINTR)
 		return HEARD_MORE;
@@ -259,12 +267,16 @@ fanout(size_t items, const char *const *names, fanout_work *work,
 				dismiss(&w[i]);
 		}
 		while (running < most && next < items) {
-			if (!start(&w[running], work, arg)) {
-				ok = here(next, work, take, arg) && ok;
-				next++;
-			} else if (give(&w[running++], next)) {
-				next++;
+			if (start(w, running, work, arg)) {
+				if (give(&w[running++], next)) {
+					next++;
+					continue;
+				}
+				/* one that takes no item is let go */
+				dismiss(&w[running - 1]);
 			}
+			ok = here(next, work, take, arg) && ok;
+			next++;
 		}
 		if (running == 0)
 			continue;
@@ -293,6 +305,17 @@ fanout(size_t items, const char *const *names, fanout_work *work,
 					ok = false;	/* it warned */
 				buf_free(&w[i].got);
 				break;
+			case HEARD_WRONG:
+				/* ours, gone wrong: it is ended, not heard on */
+				if (w[i].busy) {
+					warnx("%s: what its worker sent is not "
+					    "what was asked; skipped",
+					    names[w[i].item]);
+					ok = false;
+					w[i].busy = false;
+				}
+				(void)kill(w[i].pid, SIGKILL);
+				/* FALLTHROUGH */
 			case HEARD_END:
 				(void)close(w[i].fd);
 				ended(&w[i], names);

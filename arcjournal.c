@@ -1288,7 +1288,8 @@ catch_up(struct journal *j)
 		state_reserve(j->st, 0, (size_t)(size / 1024));
 	records = j->records;
 	if (sigsetjmp(bus_jump, 1) != 0) {
-		if (bus_map == j->whole)	/* bus_caught lets it go */
+		/* bus_caught lets our map go; a lent image stays its owner's */
+		if (bus_map == j->whole && !j->lent)
 			j->whole = NULL;
 		return bus_caught(j);
 	}

@@ -305,6 +305,17 @@ largest_segment() {
 	ls -S "$ARC_JOURNAL".history.*.zst | head -n 1
 }
 
+# declared SEGMENT: the plain bytes its zstd frame declares
+declared() {
+	zstd -lv "$1" | sed -n 's/.*Decompressed Size:.*(\([0-9]*\) B).*/\1/p'
+}
+
+# sized_maps TRACE SIZE: the anonymous mappings of SIZE bytes made or
+# grown to it, in an strace of mmap and mremap
+sized_maps() {
+	grep -E "(mmap\(NULL, $2, PROT_READ\|PROT_WRITE, MAP_PRIVATE\|MAP_ANONYMOUS\|MAP_NORESERVE, -1, 0|mremap\(0x[0-9a-f]+, [0-9]+, $2, MREMAP_MAYMOVE)\)" "$1"
+}
+
 @test "--history on one core: one worker reads every segment, the largest first, into the one mapping it made for it" {
 	needs strace taskset
 	three_segments
@@ -320,14 +331,15 @@ largest_segment() {
 	# the segments opened in the worker, the largest first
 	local worker; worker=$(grep -E ' (clone|clone3|fork|vfork)\(' "$BATS_TEST_TMPDIR/trace" | grep -oE '= [0-9]+$' | tr -dc 0-9)
 	[ "$(grep "^$worker " "$BATS_TEST_TMPDIR/trace" | grep -oE 'history\.[^"]*\.zst' | head -n 1)" = "$(basename "$(largest_segment)" | sed 's/^journal\.//')" ]
-	# one mapping for the plain bytes, the largest's size, kept for the rest
-	local most=0 seg n
+	# one mapping for the plain bytes, the largest's size, kept for the
+	# rest: none made or grown to the size of another
+	local most seg
+	most=$(declared "$(largest_segment)")
+	[ "$(sized_maps "$BATS_TEST_TMPDIR/trace" "$most" | grep -cE "^$worker +mmap\(")" -eq 1 ]
 	for seg in "$ARC_JOURNAL".history.*.zst; do
-		n=$(zstd -lv "$seg" | sed -n 's/.*Decompressed Size:.*(\([0-9]*\) B).*/\1/p')
-		[ "$n" -gt "$most" ] && most=$n
+		[ "$(declared "$seg")" -eq "$most" ] ||
+		    ! sized_maps "$BATS_TEST_TMPDIR/trace" "$(declared "$seg")" || false
 	done
-	[ "$(grep "^$worker " "$BATS_TEST_TMPDIR/trace" | grep -c 'MAP_ANONYMOUS|MAP_NORESERVE')" -eq 1 ]
-	grep "^$worker " "$BATS_TEST_TMPDIR/trace" | grep 'MAP_ANONYMOUS|MAP_NORESERVE' | grep -q "mmap(NULL, $most, "
 }
 
 @test "--history: a worker that ends in the middle of a segment fails that one alone; one started in its place reads the rest" {
@@ -361,27 +373,55 @@ PY
 	[ "$keys" = "a d b " ]
 }
 
+@test "--history: a worker that takes no segment, or answers what was not asked, hangs nothing: the segment is read by the command itself, or named and skipped" {
+	needs taskset
+	three_segments
+	ARC_NOW=2026-08-29T00:00:00Z arc-status --history --since 10d >"$BATS_TEST_TMPDIR/all"
+	# the first send fails: a worker told nothing, the segment read here
+	ARC_NOW=2026-08-29T00:00:00Z LD_PRELOAD="$BATS_TEST_DIRNAME/fanout/socket.so" \
+	    ARC_TEST_SEND_FAIL=1 run --separate-stderr timeout 60 taskset -c 0 \
+	    arc-status --history --since 10d
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/all")" ]
+	# each worker's first answer names another segment: it is ended, the
+	# segment named and skipped, the next worker reads the next
+	ARC_NOW=2026-08-29T00:00:00Z LD_PRELOAD="$BATS_TEST_DIRNAME/fanout/socket.so" \
+	    ARC_TEST_BAD_HEAD=1 run --separate-stderr timeout 60 taskset -c 0 \
+	    arc-status --history --since 10d
+	[ "$status" -eq 3 ]
+	[ "$(grep -c ': what its worker sent is not what was asked; skipped$' <<<"$stderr")" -eq 3 ]
+	[ "$output" = "$(grep '  b  ' "$BATS_TEST_TMPDIR/all")" ]
+}
+
 @test "--history decompresses a segment into memory of its declared size, or, where that would be more than a sixteenth of the machine's memory, into a file of no name beside it: the same lines" {
 	needs strace
 	two_segments
 	no_plain_segment
-	local form dir=${ARC_JOURNAL%/*}
+	local form dir=${ARC_JOURNAL%/*} most seg
+	most=$(declared "$(largest_segment)")
 	for form in "" --json; do
 		# each process's calls in a file of its own (-ff), whole
 		rm -f "$BATS_TEST_TMPDIR"/*.trace.*
 		ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 strace -ff -qq \
-		    -e trace=openat,madvise -o "$BATS_TEST_TMPDIR/memory.trace" \
+		    -e trace=openat,mmap,mremap,madvise -o "$BATS_TEST_TMPDIR/memory.trace" \
 		    "$ARC_BIN/arc-status" --history --since 10d $form >"$BATS_TEST_TMPDIR/memory"
-		# in memory, left out of a core dump; no file for it
-		[ "$(cat "$BATS_TEST_TMPDIR"/memory.trace.* | grep -c ', MADV_DONTDUMP)')" -eq 2 ]
-		! cat "$BATS_TEST_TMPDIR"/memory.trace.* | grep -q O_TMPFILE || false
+		cat "$BATS_TEST_TMPDIR"/memory.trace.* >"$BATS_TEST_TMPDIR/memory.trace"
+		# in memory: a mapping of the largest's declared size, left out
+		# of a core dump; no file for it
+		sized_maps "$BATS_TEST_TMPDIR/memory.trace" "$most" | grep -q .
+		grep -qE "^madvise\(0x[0-9a-f]+, $most, MADV_DONTDUMP\)" "$BATS_TEST_TMPDIR/memory.trace"
+		! grep -q O_TMPFILE "$BATS_TEST_TMPDIR/memory.trace" || false
 		# a machine of one page: a sixteenth of it holds no segment
 		ARC_NOW=2026-08-29T00:00:00Z ASAN_OPTIONS=detect_leaks=0 \
 		    LD_PRELOAD="$BATS_TEST_DIRNAME/smallmem/phys.so" ARC_TEST_PHYS_PAGES=1 \
-		    strace -ff -qq -e trace=openat,madvise -o "$BATS_TEST_TMPDIR/file.trace" \
+		    strace -ff -qq -e trace=openat,mmap,mremap,madvise -o "$BATS_TEST_TMPDIR/file.trace" \
 		    "$ARC_BIN/arc-status" --history --since 10d $form >"$BATS_TEST_TMPDIR/file"
-		[ "$(cat "$BATS_TEST_TMPDIR"/file.trace.* | grep -c "^openat(AT_FDCWD, \"$dir\", O_RDWR|O_CLOEXEC|O_TMPFILE")" -eq 2 ]
-		! cat "$BATS_TEST_TMPDIR"/file.trace.* | grep -q ', MADV_DONTDUMP)' || false
+		cat "$BATS_TEST_TMPDIR"/file.trace.* >"$BATS_TEST_TMPDIR/file.trace"
+		[ "$(grep -c "^openat(AT_FDCWD, \"$dir\", O_RDWR|O_CLOEXEC|O_TMPFILE" "$BATS_TEST_TMPDIR/file.trace")" -eq 2 ]
+		for seg in "$ARC_JOURNAL".history.*.zst; do
+			! sized_maps "$BATS_TEST_TMPDIR/file.trace" "$(declared "$seg")" || false
+		done
 		cmp "$BATS_TEST_TMPDIR/memory" "$BATS_TEST_TMPDIR/file"
 		[ "$(wc -l <"$BATS_TEST_TMPDIR/memory")" -eq 3 ]
 	done

@@ -156,6 +156,7 @@ struct jmember {
 struct jval {
 	enum jtype	 type;
 	bool		 integer;	/* number literal: no fraction, no exponent */
+	bool		 dups;	/* a member named twice in it, at any depth */
 	const char	*raw;	/* the value's text in the line */
 	size_t		 rawlen;
 	const char	*s;	/* string: decoded bytes; number: the literal */

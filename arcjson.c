@@ -275,16 +275,17 @@ name_bit(const struct jmember *m)
 }
 
 /*
- * Flags every member whose name an earlier member already has.  Small
- * objects use a 128-bit filter so that names are compared only when two
- * may be equal; large ones are sorted.
+ * Flags every member whose name an earlier member already has; true
+ * when one has.  Small objects use a 128-bit filter so that names are
+ * compared only when two may be equal; large ones are sorted.
  */
-static void
+static bool
 mark_duplicates(struct parser *ps, struct jmember *m, size_t n)
 {
 	struct jmember	**sorted;
 	uint64_t	  filter[2] = { 0, 0 };
 	size_t		  i, j;
+	bool		  any = false;
 
 	if (n <= 64) {
 		for (i = 0; i < n; i++) {
@@ -294,13 +295,13 @@ mark_duplicates(struct parser *ps, struct jmember *m, size_t n)
 					if (m[i].namelen == m[j].namelen &&
 					    memcmp(m[i].name, m[j].name,
 					    m[i].namelen) == 0) {
-						m[i].duplicate = true;
+						m[i].duplicate = any = true;
 						break;
 					}
 			}
 			filter[bit >> 6] |= UINT64_C(1) << (bit & 63);
 		}
-		return;
+		return any;
 	}
 	sorted = arena_alloc(ps->arena, n * sizeof(*sorted));
 	for (i = 0; i < n; i++)
@@ -310,7 +311,8 @@ mark_duplicates(struct parser *ps, struct jmember *m, size_t n)
 		if (sorted[i]->namelen == sorted[i - 1]->namelen &&
 		    memcmp(sorted[i]->name, sorted[i - 1]->name,
 		    sorted[i]->namelen) == 0)
-			sorted[i]->duplicate = true;
+			sorted[i]->duplicate = any = true;
+	return any;
 }
 
 /*
@@ -371,6 +373,7 @@ parse_object(struct parser *ps, struct jval *v)
 		m[n].value = arena_alloc(ps->arena, sizeof(struct jval));
 		if (!parse_value(ps, m[n].value))
 			return false;
+		v->dups |= m[n].value->dups;
 		n++;
 next:
 		skip_ws(ps);
@@ -386,7 +389,7 @@ next:
 	}
 	v->members = m;
 	v->n = n;
-	mark_duplicates(ps, m, n);
+	v->dups |= mark_duplicates(ps, m, n);
 	return true;
 }
 
@@ -420,6 +423,7 @@ parse_array(struct parser *ps, struct jval *v)
 		items[n] = arena_alloc(ps->arena, sizeof(struct jval));
 		if (!parse_value(ps, items[n]))
 			return false;
+		v->dups |= items[n]->dups;
 		n++;
 next:
 		skip_ws(ps);

@@ -32,6 +32,7 @@ enum check {
 struct vctx;
 struct field {
 	const char	 *name;
+	size_t		  namelen;
 	enum check	  check;
 	uint64_t	  min, max;
 	unsigned	  allowed, required;	/* event types */
@@ -67,78 +68,85 @@ static void	check_response(struct vctx *, const struct jval *);
 static void	check_extensions(struct vctx *, const struct jval *);
 
 #define INT63 UINT64_C(9223372036854775807)
+#define F(name)	name, sizeof(name) - 1	/* a field's name and its length */
 
 static const struct field envelope_fields[] = {
-	{ "arc_version", C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES, versions, NULL },
-	{ "event_id", C_STRING, 1, 512, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "event_type", C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES, event_types, NULL },
-	{ "occurred_at", C_TIME, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "sender", C_OBJECT, 0, 0, ALL_TYPES, ALL_TYPES, NULL, check_sender },
-	{ "context", C_OBJECT, 0, 0, ALL_TYPES, 0, NULL, check_context },
-	{ "request", C_OBJECT, 0, 0, ALL_TYPES, ALL_TYPES, NULL, check_request },
-	{ "response", C_OBJECT, 0, 0, EV_SUBMITTED, EV_SUBMITTED, NULL,
+	{ F("arc_version"), C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES,
+	    versions, NULL },
+	{ F("event_id"), C_STRING, 1, 512, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ F("event_type"), C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES,
+	    event_types, NULL },
+	{ F("occurred_at"), C_TIME, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ F("sender"), C_OBJECT, 0, 0, ALL_TYPES, ALL_TYPES,
+	    NULL, check_sender },
+	{ F("context"), C_OBJECT, 0, 0, ALL_TYPES, 0, NULL, check_context },
+	{ F("request"), C_OBJECT, 0, 0, ALL_TYPES, ALL_TYPES,
+	    NULL, check_request },
+	{ F("response"), C_OBJECT, 0, 0, EV_SUBMITTED, EV_SUBMITTED, NULL,
 	    check_response },
-	{ "extensions", C_OBJECT, 0, 0, ALL_TYPES, 0, NULL, check_extensions },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("extensions"), C_OBJECT, 0, 0, ALL_TYPES, 0,
+	    NULL, check_extensions },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 static const struct field sender_fields[] = {
-	{ "id", C_STRING, 1, 100, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "name", C_STRING, 0, 160, ALL_TYPES, 0, NULL, NULL },
-	{ "version", C_STRING, 0, 100, ALL_TYPES, 0, NULL, NULL },
-	{ "instance_id", C_STRING, 0, 100, ALL_TYPES, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("id"), C_STRING, 1, 100, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ F("name"), C_STRING, 0, 160, ALL_TYPES, 0, NULL, NULL },
+	{ F("version"), C_STRING, 0, 100, ALL_TYPES, 0, NULL, NULL },
+	{ F("instance_id"), C_STRING, 0, 100, ALL_TYPES, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 static const struct field context_fields[] = {
-	{ "session_id", C_STRING, 0, 100, ALL_TYPES, 0, NULL, NULL },
-	{ "correlation_id", C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
-	{ "project", C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
-	{ "cwd", C_STRING, 0, 1024, ALL_TYPES, 0, NULL, NULL },
-	{ "pid", C_INTEGER, 0, INT63, ALL_TYPES, 0, NULL, NULL },
-	{ "turn_id", C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
-	{ "native_request_id", C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("session_id"), C_STRING, 0, 100, ALL_TYPES, 0, NULL, NULL },
+	{ F("correlation_id"), C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
+	{ F("project"), C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
+	{ F("cwd"), C_STRING, 0, 1024, ALL_TYPES, 0, NULL, NULL },
+	{ F("pid"), C_INTEGER, 0, INT63, ALL_TYPES, 0, NULL, NULL },
+	{ F("turn_id"), C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
+	{ F("native_request_id"), C_STRING, 0, 200, ALL_TYPES, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 /* A blank key on request.created is allowed: the request is keyless. */
 static const struct field request_fields[] = {
-	{ "key", C_STRING, 1, 100, ALL_TYPES, EV_UPDATED | EV_SUBMITTED |
+	{ F("key"), C_STRING, 1, 100, ALL_TYPES, EV_UPDATED | EV_SUBMITTED |
 	    EV_RESOLVED, NULL, NULL },
-	{ "kind", C_ENUM, 0, 0, CU, CU, request_kinds, NULL },
-	{ "title", C_STRING, 0, 200, CU, 0, NULL, NULL },
-	{ "message", C_STRING, 1, 4000, CU, CU, NULL, NULL },
-	{ "priority", C_ENUM, 0, 0, CU, 0, priorities, NULL },
-	{ "response", C_OBJECT, 0, 0, CU, 0, NULL, check_answer_spec },
-	{ "outcome", C_ENUM, 0, 0, EV_RESOLVED, 0, outcomes, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("kind"), C_ENUM, 0, 0, CU, CU, request_kinds, NULL },
+	{ F("title"), C_STRING, 0, 200, CU, 0, NULL, NULL },
+	{ F("message"), C_STRING, 1, 4000, CU, CU, NULL, NULL },
+	{ F("priority"), C_ENUM, 0, 0, CU, 0, priorities, NULL },
+	{ F("response"), C_OBJECT, 0, 0, CU, 0, NULL, check_answer_spec },
+	{ F("outcome"), C_ENUM, 0, 0, EV_RESOLVED, 0, outcomes, NULL },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 /* Kind-dependent rules of the answer specification are in its checker. */
 static const struct field answer_spec_fields[] = {
-	{ "kind", C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES, response_kinds, NULL },
-	{ "choices", C_ARRAY, 0, 0, ALL_TYPES, 0, NULL, check_choices },
-	{ "text_max_length", C_INTEGER, 1, 2000, ALL_TYPES, 0, NULL, NULL },
-	{ "expires_at", C_TIME, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("kind"), C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES, response_kinds, NULL },
+	{ F("choices"), C_ARRAY, 0, 0, ALL_TYPES, 0, NULL, check_choices },
+	{ F("text_max_length"), C_INTEGER, 1, 2000, ALL_TYPES, 0, NULL, NULL },
+	{ F("expires_at"), C_TIME, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 static const struct field choice_fields[] = {
-	{ "id", C_ID_PATTERN, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "label", C_STRING, 1, 200, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "detail", C_STRING, 0, 500, ALL_TYPES, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("id"), C_ID_PATTERN, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ F("label"), C_STRING, 1, 200, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ F("detail"), C_STRING, 0, 500, ALL_TYPES, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 static const struct field response_fields[] = {
-	{ "response_id", C_NONEMPTY, 1, 128, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "digest", C_HEX64, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
-	{ "nonce", C_STRING, 0, 128, ALL_TYPES, 0, NULL, NULL },
-	{ "choice_id", C_STRING, 0, SIZE_MAX, ALL_TYPES, 0, NULL, NULL },
-	{ "text", C_STRING, 0, 2000, ALL_TYPES, 0, NULL, NULL },
-	{ "source", C_ID_PATTERN, 0, 0, ALL_TYPES, 0, NULL, NULL },
-	{ "device_id", C_STRING, 0, 128, ALL_TYPES, 0, NULL, NULL },
-	{ NULL, 0, 0, 0, 0, 0, NULL, NULL }
+	{ F("response_id"), C_NONEMPTY, 1, 128, ALL_TYPES, ALL_TYPES,
+	    NULL, NULL },
+	{ F("digest"), C_HEX64, 0, 0, ALL_TYPES, ALL_TYPES, NULL, NULL },
+	{ F("nonce"), C_STRING, 0, 128, ALL_TYPES, 0, NULL, NULL },
+	{ F("choice_id"), C_STRING, 0, SIZE_MAX, ALL_TYPES, 0, NULL, NULL },
+	{ F("text"), C_STRING, 0, 2000, ALL_TYPES, 0, NULL, NULL },
+	{ F("source"), C_ID_PATTERN, 0, 0, ALL_TYPES, 0, NULL, NULL },
+	{ F("device_id"), C_STRING, 0, 128, ALL_TYPES, 0, NULL, NULL },
+	{ NULL, 0, 0, 0, 0, 0, 0, NULL, NULL }
 };
 
 static const char *
@@ -329,10 +337,8 @@ check_members(struct vctx *c, const struct jval *o, const struct field *fields)
 		const struct jmember *m = &o->members[i];
 		if (m->duplicate)
 			continue;	/* reported by the duplicate walk */
-		/* the first byte first: most names differ there */
 		for (f = fields; f->name != NULL; f++)
-			if (m->namelen > 0 && f->name[0] == m->name[0] &&
-			    strlen(f->name) == m->namelen &&
+			if (f->namelen == m->namelen &&
 			    memcmp(f->name, m->name, m->namelen) == 0)
 				break;
 		if (f->name != NULL && f - fields < 64)
@@ -355,7 +361,7 @@ check_members(struct vctx *c, const struct jval *o, const struct field *fields)
 		if (f - fields < 64 ? (seen >> (f - fields) & 1) != 0 :
 		    json_get(o, f->name) != NULL)
 			continue;
-		path_push_name(&c->path, f->name, strlen(f->name));
+		path_push_name(&c->path, f->name, f->namelen);
 		problems_add(c->pr, ARC_INVALID, &c->path,
 		    "missing required member");
 		path_pop(&c->path);
@@ -528,12 +534,17 @@ check_extensions(struct vctx *c, const struct jval *o)
 	}
 }
 
-/* Duplicate member names are invalid anywhere, extension values too. */
+/*
+ * Duplicate member names are invalid anywhere, extension values too;
+ * the parse says where there are none, and that is not walked.
+ */
 static void
 find_duplicates(struct vctx *c, const struct jval *v)
 {
 	size_t i;
 
+	if (!v->dups)
+		return;
 	if (v->type == J_OBJECT) {
 		for (i = 0; i < v->n; i++) {
 			const struct jmember *m = &v->members[i];

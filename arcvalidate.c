@@ -68,7 +68,8 @@ static void	check_response(struct vctx *, const struct jval *);
 static void	check_extensions(struct vctx *, const struct jval *);
 
 #define INT63 UINT64_C(9223372036854775807)
-#define F(name)	name, sizeof(name) - 1	/* a field's name and its length */
+/* A field's name and its length; the "" refuse anything but a literal. */
+#define F(name)	"" name "", sizeof(name) - 1
 
 static const struct field envelope_fields[] = {
 	{ F("arc_version"), C_ENUM, 0, 0, ALL_TYPES, ALL_TYPES,

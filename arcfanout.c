@@ -47,8 +47,7 @@ struct worker {
 	size_t		 item;
 	uint64_t	 head[HEAD_WORDS];
 	size_t		 head_got;
-	struct buf	 got;	/* the frame's bytes, as long as it said */
-	uint64_t	 want;
+	struct buf	 got;	/* the frame's bytes, head[2] of them */
 };
 
 /* The cores we may run on (taskset, a container's share), at most four. */
@@ -218,15 +217,14 @@ hear(struct worker *w)
 			    (w->head[1] == 0 && w->head[2] != 0) ||
 			    w->head[2] > SIZE_MAX / 2)
 				return HEARD_WRONG;
-			w->want = w->head[2];
 			w->got.len = 0;
-			w->got.cap = (size_t)w->want + 1;	/* exactly */
+			w->got.cap = (size_t)w->head[2] + 1;	/* exactly */
 			if ((w->got.p = malloc(w->got.cap)) == NULL)
 				err(EXIT_SYSTEM, "malloc");
 		}
-	} else if (w->busy && w->got.len < w->want) {
+	} else if (w->busy && w->got.len < w->head[2]) {
 		n = read(w->fd, w->got.p + w->got.len,
-		    (size_t)(w->want - w->got.len));
+		    (size_t)w->head[2] - w->got.len);
 		if (n > 0)
 			w->got.len += (size_t)n;
 	} else {
@@ -241,7 +239,7 @@ hear(struct worker *w)
 	if (n <= 0)
 		return HEARD_END;
 	return w->busy && w->head_got == HEAD_SIZE &&
-	    w->got.len == w->want ? HEARD_FRAME : HEARD_MORE;
+	    w->got.len == w->head[2] ? HEARD_FRAME : HEARD_MORE;
 }
 
 bool

@@ -757,6 +757,17 @@ segment_take(size_t item, struct buf *got, void *arg)
 	history_run(h, from, true);	/* its worker sorted them */
 }
 
+/* Indexes of segments, by their size on the disk, the largest first. */
+static int
+larger_first(const void *a, const void *b, void *segments)
+{
+	const struct segment	*v = segments;
+	uint64_t		 x = v[*(const size_t *)a].size;
+	uint64_t		 y = v[*(const size_t *)b].size;
+
+	return x > y ? -1 : x < y;
+}
+
 /*
  * The segments that may hold what was settled in the range: a segment's
  * records span from its first record's time to the next segment's first
@@ -770,7 +781,7 @@ history_archives(struct history *h, const char *journal)
 {
 	struct segments	 sg = { h, NULL, 0, NULL };
 	const char	**names;
-	size_t		 i, k, nread = 0;
+	size_t		 i, nread = 0;
 	int64_t		 end;
 	int		 status = 0;
 
@@ -794,13 +805,7 @@ history_archives(struct history *h, const char *journal)
 	 * and a worker's first segment makes its memory as large as any
 	 * after it needs.
 	 */
-	for (i = 1; i < nread; i++)
-		for (k = i; k > 0 && sg.v[sg.read[k]].size >
-		    sg.v[sg.read[k - 1]].size; k--) {
-			size_t t = sg.read[k];
-			sg.read[k] = sg.read[k - 1];
-			sg.read[k - 1] = t;
-		}
+	qsort_r(sg.read, nread, sizeof(*sg.read), larger_first, sg.v);
 	for (i = 0; i < nread; i++)
 		names[i] = sg.v[sg.read[i]].path;
 	if (!fanout(nread, names, segment_history, segment_take, &sg))
